@@ -1,0 +1,3 @@
+"""evalhouse: an evaluation warehouse for CIPHER, TrustDABench and TUPLE-Bench."""
+
+__version__ = "0.1.0"

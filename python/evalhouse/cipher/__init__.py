@@ -1,0 +1,1 @@
+"""CIPHER: reasoning over privacy-redacted hybrid records with executable SQL supervision."""

@@ -1,0 +1,1 @@
+"""TrustDABench: refusal under broken evidence and robustness under re-represented tables."""

@@ -1,0 +1,1 @@
+"""TUPLE-Bench: protected-cause leakage through typed decision outputs, utility and WCPQ."""
