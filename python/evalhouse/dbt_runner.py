@@ -20,6 +20,18 @@ def _cwd(path):
         os.chdir(old)
 
 
+def _release_duckdb() -> None:
+    """dbt-duckdb caches its connection for the process; close it so the file is free again
+    (otherwise a job running after an in-process build would hold the warehouse lock)."""
+    from dbt.adapters.duckdb.connections import DuckDBConnectionManager
+
+    with DuckDBConnectionManager._LOCK:
+        env = DuckDBConnectionManager._ENV
+        if env is not None:
+            env.close()
+        DuckDBConnectionManager._ENV = None
+
+
 def dbt_build(select: str | None = None, target: str | None = None, quiet: bool = True) -> dict:
     """Build models, seeds and tests; raises UserError naming the failing nodes."""
     from dbt.cli.main import dbtRunner
@@ -38,7 +50,10 @@ def dbt_build(select: str | None = None, target: str | None = None, quiet: bool 
     if quiet:
         args = ["--quiet", *args]
     with _cwd(PROJECT_ROOT):
-        result = dbtRunner().invoke(args)
+        try:
+            result = dbtRunner().invoke(args)
+        finally:
+            _release_duckdb()
     failures = []
     if result.result is not None:
         for r in result.result:
