@@ -184,7 +184,7 @@ def _register_benchmark_commands() -> None:
             cli.add_command(command)
 
 
-def main() -> None:
+def main() -> None:  # noqa: D103
     _register_benchmark_commands()
     cli(prog_name="evalhouse")
 

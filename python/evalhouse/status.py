@@ -20,7 +20,8 @@ def collect_status() -> dict:
     zone = LandingZone(p.landing)
     built_at = datetime.fromtimestamp(p.db.stat().st_mtime, tz=timezone.utc) if p.db.exists() else None
     tables = {}
-    for name in sorted(all_tables()):
+    on_disk = {d.name for d in zone.root.glob("*") if d.is_dir() and not d.name.startswith("_")}
+    for name in sorted(set(all_tables()) | on_disk):
         newest = _newest_part(zone, name)
         tables[name] = {
             "newest_part": newest,
