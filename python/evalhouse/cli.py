@@ -150,13 +150,13 @@ def run_all(benchmark_names, **kw):
     opts = _opts(**kw)
     _check_model_settings(opts)
     names = _selected(benchmark_names)
-    target = "ci" if opts.scale == "ci" else None
+    target = "ci" if opts.scale == "ci" else None  # the ci target: same models, CI-scale data
     for phase in ("generate", "run", "judge"):
         for name in names:
             click.echo(f"[{name}] {phase}")
             getattr(benchmarks.get(name), phase)(opts)
         click.echo(f"dbt build after {phase}")
-        dbt_build(target=target)
+        dbt_build(target=target, scale=opts.scale)
     click.echo(f"report written to {write_report()}")
 
 

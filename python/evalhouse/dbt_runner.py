@@ -1,6 +1,7 @@
 """`dbt build` through dbtRunner (one parse per invocation), after readying the landing zone."""
 from __future__ import annotations
 
+import json
 import os
 from contextlib import contextmanager
 
@@ -32,7 +33,8 @@ def _release_duckdb() -> None:
         DuckDBConnectionManager._ENV = None
 
 
-def dbt_build(select: str | None = None, target: str | None = None, quiet: bool = True) -> dict:
+def dbt_build(select: str | None = None, target: str | None = None, quiet: bool = True,
+              scale: str | None = None) -> dict:
     """Build models, seeds and tests; raises UserError naming the failing nodes."""
     from dbt.cli.main import dbtRunner
 
@@ -47,6 +49,8 @@ def dbt_build(select: str | None = None, target: str | None = None, quiet: bool 
         args += ["--select", select]
     if target:
         args += ["--target", target]
+    if scale:
+        args += ["--vars", json.dumps({"scale": scale})]
     if quiet:
         args = ["--quiet", *args]
     with _cwd(PROJECT_ROOT):
