@@ -1,6 +1,12 @@
 """What a report section is. Benchmarks return these from marts; the renderer draws them.
 
 Every chart is data plus a declared kind; the renderer draws it as inline SVG (no CDN).
+
+For benchmark authors: ``sections(con)`` queries marts and returns ``[Section(...)]``.
+``Chart.data`` is ``frame.to_dict("records")`` (numpy numbers, NaN/NA and timestamps are
+fine: missing values are skipped, not drawn as 0). A chart with no rows shows "No data to
+chart yet"; a chart naming a column its data lacks shows a visible error line. Intros and notes
+may use `backticks` for code. Bars and arrows are drawn horizontally (categories on the left).
 """
 from __future__ import annotations
 
@@ -14,9 +20,14 @@ ChartKind = Literal["bar", "grouped_bar", "line", "scatter", "heatmap", "arrows"
 
 @dataclass
 class Table:
+    """A table rendered server-side. Floats get per-column decimals from their magnitude unless
+    `formats` gives a Python format spec for the column (e.g. {"accuracy": ".1%"})."""
+
     title: str
     frame: pd.DataFrame
     note: str = ""
+    formats: dict[str, str] = field(default_factory=dict)
+    max_rows: int = 500
 
 
 @dataclass
