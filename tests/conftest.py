@@ -41,3 +41,24 @@ def warehouse(tmp_path, monkeypatch):
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
     return SHARED_DATA
+
+
+@pytest.fixture
+def loopback_llm():
+    """A started FAKE OpenAI-compatible server (tests/llm_server.py) standing in for a paid API.
+
+    Yields a LoopbackLLM: .base_url, .script(...), .set_handler(...), .latency_s,
+    .request_count, .max_in_flight, .requests (bodies), .tokens_sent.
+    """
+    import sys
+
+    tests_dir = str(Path(__file__).resolve().parent)
+    if tests_dir not in sys.path:
+        sys.path.insert(0, tests_dir)
+    from llm_server import LoopbackLLM
+
+    server = LoopbackLLM().start()
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -1,0 +1,72 @@
+"""CIPHER evaluation cost: built-in systems + scoring over every instance x 2 conditions x 2 settings.
+
+Builds a private warehouse (generation + dbt build are NOT timed: they are part 1's cost), then
+times (1) the built-in run: oracle-sql, structured-only-sql, BM25/dense/rerank retrieval answerers,
+candidate sets, retrieval pools and prompt sizes; (2) the rule-judge scoring; (3) the dbt build that
+turns them into marts (the whole project). Prints one JSON object with the timings, the built-in systems' M1/M2/M3 and
+prompt tokens per LLM method (the README table).
+
+    .venv/bin/python benchmarks/cipher_eval.py [--scale paper|ci] [--keep DIR]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+
+
+def _timed(fn, *args):
+    start = time.perf_counter()
+    fn(*args)
+    return round(time.perf_counter() - start, 2)
+
+
+def main(scale: str, root: Path) -> dict:
+    os.environ["EVALHOUSE_DB"] = str(root / "evalhouse.duckdb")
+    os.environ["EVALHOUSE_REPORTS"] = str(root / "reports")
+    from evalhouse.benchmarks import JobOptions
+    from evalhouse.cipher import evaluate
+    from evalhouse.cipher.generate import generate
+    from evalhouse.dbt_runner import dbt_build
+    from evalhouse.warehouse import query_df
+
+    opts = JobOptions(scale=scale)
+    setup = {"generate_s": _timed(generate, opts), "dbt_build_s": _timed(dbt_build)}
+    n_items = len(evaluate.load_items())
+    timings = {
+        "builtin_run_s": _timed(evaluate.run, opts),
+        "rule_judge_s": _timed(evaluate.judge, opts),
+        "dbt_build_after_eval_s": _timed(dbt_build),
+    }
+    builtin = query_df("""
+        select system, condition, setting, n_instances, round(m1, 1) m1, round(m2, 1) m2, round(m3, 1) m3
+        from cipher_results where family = 'builtin' and domain = '(all)' and operation = '(all)'
+          and answer_type = '(all)' and is_latest_run order by setting, condition, system""")
+    tokens = query_df("""
+        select method, domain, round(mean_tokens) mean_tokens, round(median_tokens) median_tokens,
+               round(p95_tokens) p95_tokens, max_tokens
+        from cipher_eval_prompt_tokens where condition = 'redacted' and setting = 'support_controlled'
+        order by domain, method""")
+    recall = query_df("""
+        select retriever, k, round(mean_recall, 1) mean_recall from cipher_retrieval
+        where domain = '(all)' and condition = 'redacted' and setting = 'support_controlled' order by retriever, k""")
+    return {"benchmark": "cipher_eval", "scale": scale, "cpu_count": os.cpu_count(),
+            "items_instance_x_condition_x_setting": n_items, "setup_untimed": setup, **timings,
+            "builtin_results": builtin.to_dict("records"), "prompt_tokens": tokens.to_dict("records"),
+            "retrieval_recall": recall.to_dict("records")}
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--scale", default="paper", choices=["paper", "ci"])
+    parser.add_argument("--keep", type=Path, default=None, help="build the warehouse here and keep it")
+    args = parser.parse_args()
+    if args.keep:
+        args.keep.mkdir(parents=True, exist_ok=True)
+        print(json.dumps(main(args.scale, args.keep), indent=1, default=str))
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            print(json.dumps(main(args.scale, Path(tmp)), indent=1, default=str))

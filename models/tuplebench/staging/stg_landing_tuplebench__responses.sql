@@ -1,0 +1,19 @@
+select
+    run_id,
+    item_id,
+    system,
+    system_kind,
+    task,
+    world_id,
+    attempt,
+    is_final,
+    valid,
+    invalid_reason,
+    choice,
+    probabilities,
+    confidence,
+    raw_text,
+    request_hash,
+    generation_run_id,
+    written_at
+from {{ source('landing_tuplebench', 'tuplebench_responses_raw') }}

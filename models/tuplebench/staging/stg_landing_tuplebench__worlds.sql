@@ -1,0 +1,22 @@
+select
+    run_id,
+    item_id,
+    world_id,
+    pair_id,
+    world_index,
+    domain,
+    coarse_category,
+    mechanism,
+    split,
+    public_context,
+    private_evidence,
+    candidates,
+    recipient_contract,
+    check_laws,
+    costs,
+    hypothesis_a,
+    hypothesis_b,
+    discriminants_used,
+    generator,
+    written_at
+from {{ source('landing_tuplebench', 'tuplebench_worlds_raw') }}

@@ -1,0 +1,157 @@
+"""Instantiate templates to the paper's per-domain counts and Table 1 operation / answer-type mix.
+
+Parameters are sampled from the data (each template's `slots_sql` lists candidate slot values);
+an instance is kept only if, in both conditions, its SQL executes with a non-empty answer and
+support, its support fits a 39-42 record context, and it is narrative-sensitive (it projects an
+annotation column or its answer changes when the narrative predicates are dropped).
+"""
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+
+from .domains import ANSWER_TYPES, CONDITIONS, OPERATIONS, PAPER_TABLE1
+from .sql_exec import DomainStore, ExecRequest, execute_many
+from .sql_validate import SQLValidationError, analyze_template, render
+from .templates import Template, structured_only_template
+
+MAX_SUPPORT = 36
+
+
+def cell_targets(domain: str, total: int, available: set[tuple[str, str]]) -> dict[tuple[str, str], int]:
+    """Integer op x answer-type counts matching Table 1's marginals (IPF over available cells)."""
+    spec = PAPER_TABLE1[domain]
+    rows = {op: spec["operation"][op] / 100 * total for op in OPERATIONS}
+    cols = {t: spec["answer_type"][t] / 100 * total for t in ANSWER_TYPES}
+    m = {c: 1.0 for c in available}
+    for _ in range(200):
+        for op in OPERATIONS:
+            s = sum(v for (o, _), v in m.items() if o == op)
+            for c in m:
+                if c[0] == op and s:
+                    m[c] *= rows[op] / s
+        for t in ANSWER_TYPES:
+            s = sum(v for (_, a), v in m.items() if a == t)
+            for c in m:
+                if c[1] == t and s:
+                    m[c] *= cols[t] / s
+    floor = {c: int(v) for c, v in m.items()}
+    rest = total - sum(floor.values())
+    for c in sorted(m, key=lambda c: m[c] - floor[c], reverse=True)[:rest]:
+        floor[c] += 1
+    return floor
+
+
+class Instantiator:
+    def __init__(self, store: DomainStore, templates: list[Template], seed: int, batch: int = 40):
+        self.store = store
+        self.batch = batch
+        self._valid: dict[str, list[dict]] = {}
+        self.templates = templates
+        self.seed = seed
+
+    def candidates(self, t: Template, rng: random.Random) -> list[dict]:
+        self.store.bind(t.domain, "redacted")
+        cur = self.store.con.execute(t.slots_sql)  # slots_sql reads the logical table name
+        names = [d[0] for d in cur.description]
+        rows = [dict(zip(names, r)) for r in cur.fetchall()]
+        rows.sort(key=lambda r: repr(sorted(r.items())))
+        rng.shuffle(rows)
+        return rows
+
+    def evaluate(self, t: Template, batch: list[dict]) -> list[dict]:
+        """The candidates of ``batch`` that pass the instance rules, in order."""
+        info = analyze_template(t.sql, t.domain)
+        so = None if _projects_annotation(t) else structured_only_template(t.sql, t.domain)
+        reqs, rendered = [], {}
+        for j, params in enumerate(batch):
+            try:
+                sql, sup = render(t.sql, params), render(info.support_sql, params)
+                so_sql = render(so, params) if so else None
+            except SQLValidationError:
+                continue
+            rendered[j] = so_sql
+            for cond in CONDITIONS:
+                reqs.append(ExecRequest((j, cond), sql, t.domain, cond, t.answer_type, sup, ordered=info.ordered))
+            if so_sql:
+                reqs.append(ExecRequest((j, "so"), so_sql, t.domain, "redacted", t.answer_type, sup, ordered=info.ordered))
+        res = execute_many(self.store, reqs)
+        keep = []
+        for j, so_sql in rendered.items():
+            gold = [res.get((j, c)) for c in CONDITIONS]
+            if any(g is None or g.status != "ok" or len(g.support_ids) > MAX_SUPPORT for g in gold):
+                continue
+            if so_sql is not None:
+                alt = res.get((j, "so"))
+                if alt is None or alt.answer_json == gold[0].answer_json:
+                    continue  # dropping the narrative predicate does not change the answer
+            keep.append(batch[j])
+        return keep
+
+    def instantiate(self, domain: str, total: int) -> list[dict]:
+        rng = random.Random(f"{self.seed}:{domain}:instantiate")
+        templates = [t for t in self.templates if t.domain == domain and analyze_template(t.sql, domain).ok]
+        by_cell: dict[tuple[str, str], list[Template]] = defaultdict(list)
+        for t in templates:
+            by_cell[(t.operation, t.answer_type)].append(t)
+        targets = cell_targets(domain, total, set(by_cell))
+        pools = {t.template_id: self.candidates(t, rng) for t in templates}
+        out: list[dict] = []
+        seen: set[str] = set()
+        shortfall = 0
+        for cell in sorted(targets):
+            got = self._fill(by_cell[cell], targets[cell], pools, seen, out)
+            shortfall += targets[cell] - got
+        # Cells that ran out of valid parameters hand their quota to the cells of the same operation, then any.
+        for cell in sorted(targets, key=lambda c: -targets[c]):
+            if shortfall <= 0:
+                break
+            shortfall -= self._fill(by_cell[cell], shortfall, pools, seen, out)
+        return out
+
+    def _fill(self, templates: list[Template], n: int, pools, seen, out) -> int:
+        got = 0
+        active = list(templates)
+        while got < n and active:
+            for t in list(active):
+                if got >= n:
+                    break
+                params = self._next_valid(t, pools, seen)
+                if params is None:
+                    active.remove(t)
+                    continue
+                seen.add(render(t.question, params, sql=False))
+                seq = sum(1 for o in out if o["template_id"] == t.template_id) + 1
+                out.append({"item_id": f"{t.domain}-{t.short_id}-{seq:04d}", "domain": t.domain,
+                            "template_id": t.template_id, "seq": seq, "params": params})
+                got += 1
+        return got
+
+    def _next_valid(self, t: Template, pools, seen) -> dict | None:
+        queue = self._valid.setdefault(t.template_id, [])
+        while True:
+            while queue:
+                params = queue.pop(0)
+                if render(t.question, params, sql=False) not in seen:
+                    return params
+            pool = pools[t.template_id]
+            if not pool:
+                return None
+            batch = [pool.pop() for _ in range(min(self.batch, len(pool)))]
+            queue.extend(self.evaluate(t, batch))
+
+
+def _projects_annotation(t: Template) -> bool:
+    """True when an annotation column is read in the SELECT list (the answer itself is narrative)."""
+    import sqlglot
+    from sqlglot import exp
+    from .domains import DOMAINS
+    from .sql_validate import _with_sentinels
+    tree = sqlglot.parse_one(_with_sentinels(t.sql)[0], read="duckdb")
+    ann = set(DOMAINS[t.domain].annotation)
+    for sel in tree.find_all(exp.Select):
+        for proj in sel.expressions:
+            if any(c.name in ann for c in proj.find_all(exp.Column)):
+                # an aggregate over the annotation column (SUM(amount)) also makes the answer narrative
+                return True
+    return False

@@ -1,0 +1,130 @@
+"""Built-in CIPHER systems: no network, no model weights beyond the bundled MiniLM.
+
+* ``oracle-sql`` executes the instance's gold SQL on the annotation view restricted to the
+  context's records. It is a pipeline check: it must reproduce the reference (M3 = 100).
+* ``structured-only-sql`` executes the same SQL after sqlglot drops every predicate over an
+  annotation (narrative-derived) column: what structured attributes alone give.
+* ``bm25-top5`` / ``dense-top5`` / ``dense-rerank-top5`` answer from the top 5 retrieved records
+  without a language model: the answer shape is guessed from the question wording (never from
+  the reference): a count is the number of pool records scoring at least half the best score, a
+  list is the retrieved ids (or the distinct values of a structured field the question names),
+  a single value is the most frequent value of that field among the top 5 (else the top id).
+The structured-only run also yields the candidate set of an instance's structured predicates
+(failure attribution).
+"""
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from typing import Any
+
+from ..domains import DOMAINS
+from ..eval_data import EvalItem, RecordStore
+from . import BUILTIN_MODEL, FAMILY, output_item_id
+
+RETRIEVAL_ANSWER_K = 5
+RETRIEVER_OF = {"bm25-top5": "bm25", "dense-top5": "dense", "dense-rerank-top5": "dense-rerank"}
+_COUNT_Q = re.compile(r"\b(how many|number of|count|total|how much|average|mean|sum|percentage|proportion)\b", re.I)
+_LIST_Q = re.compile(r"\b(which|list|what are|identify|ids|records|reports|complaints|notes|all)\b", re.I)
+
+
+def _row(system: str, item: EvalItem, *, answer: Any, cited: list[str], status: str = "ok",
+         error: str | None = None, detail: dict | None = None) -> dict:
+    return {
+        "item_id": output_item_id(system, BUILTIN_MODEL, item.key),
+        "system": system, "family": FAMILY[system], "model": BUILTIN_MODEL,
+        "instance_id": item.instance_id, "domain": item.domain, "condition": item.condition,
+        "setting": item.setting, "status": status, "answer": answer, "cited_ids": cited,
+        "raw_text": None, "error": error, "prompt_version": None, "prompt_tokens": 0,
+        "request_hashes": [], "input_tokens": 0, "output_tokens": 0, "latency_ms": 0.0,
+        "detail": detail or {},
+    }
+
+
+def _execute(store, sql: str, item: EvalItem, answer_type: str):
+    from ..sql_exec import execute_sql
+
+    return execute_sql(store, sql, item.domain, item.condition, record_ids=list(item.context_ids),
+                       answer_type=answer_type)
+
+
+def _result_row(system: str, item: EvalItem, res, detail: dict) -> dict:
+    if res.status == "error":
+        return _row(system, item, answer=None, cited=[], status="invalid", error=res.error, detail=detail)
+    return _row(system, item, answer=json.loads(res.answer_json), cited=[str(i) for i in res.support_ids],
+                detail=detail)
+
+
+def oracle_sql(item: EvalItem, store) -> dict:
+    return _result_row("oracle-sql", item, _execute(store, item.sql, item, item.answer_type), {})
+
+
+def structured_sql(item: EvalItem) -> str:
+    from ..sql_validate import drop_narrative_predicates
+
+    return drop_narrative_predicates(item.sql, item.domain)
+
+
+def structured_only_sql(item: EvalItem, store) -> tuple[dict, dict]:
+    """The structured-only output and the candidate set of the structured predicates.
+
+    The candidate set is the support of the structured-only query: the context records that
+    satisfy the row-level predicates left after dropping the narrative ones.
+    """
+    cand = {"item_id": item.key, "instance_id": item.instance_id, "domain": item.domain,
+            "condition": item.condition, "setting": item.setting}
+    try:
+        sql = structured_sql(item)
+    except Exception as exc:  # a template whose SQL cannot be reduced is an invalid output
+        error = f"cannot drop narrative predicates: {exc}"
+        return (_row("structured-only-sql", item, answer=None, cited=[], status="invalid", error=error),
+                {**cand, "candidate_ids": None, "structured_sql": None, "status": "error", "error": error})
+    res = _execute(store, sql, item, item.answer_type)
+    output = _result_row("structured-only-sql", item, res, {"sql": sql})
+    if res.status == "error":
+        return output, {**cand, "candidate_ids": None, "structured_sql": sql, "status": "error", "error": res.error}
+    return output, {**cand, "candidate_ids": sorted(str(i) for i in res.support_ids), "structured_sql": sql,
+                    "status": "ok", "error": None}
+
+
+# ---------------------------------------------------------------- retrieval-only answerers
+def guess_shape(question: str) -> str:
+    """number | list | string, from the question's wording alone."""
+    if _COUNT_Q.search(question):
+        return "number"
+    if _LIST_Q.search(question):
+        return "list"
+    return "string"
+
+
+def _named_field(question: str, domain: str) -> str | None:
+    """The structured column whose words all occur in the question (longest match wins)."""
+    words = set(re.findall(r"[a-z]+", question.lower()))
+    words |= {w[:-1] for w in words if w.endswith("s")}
+    best = None
+    for col in DOMAINS[domain].structured:
+        parts = [p for p in col.split("_") if p not in ("of", "to", "from", "ps")]
+        if parts and all(p in words for p in parts) and (best is None or len(parts) > len(best[1])):
+            best = (col, parts)
+    return best[0] if best else None
+
+
+def retrieval_answer(system: str, item: EvalItem, records: RecordStore,
+                     ranked: tuple[list[str], list[float]]) -> dict:
+    ids, scores = ranked
+    top = ids[:RETRIEVAL_ANSWER_K]
+    shape = guess_shape(item.question)
+    field = _named_field(item.question, item.domain)
+    rows = records.fields.get((item.domain, item.condition), {})
+    values = [rows.get(r, {}).get(field) for r in top] if field else []
+    if shape == "number":
+        best = scores[0] if scores else 0.0
+        answer: Any = sum(1 for s in scores if best > 0 and s >= best / 2)
+    elif shape == "list":
+        answer = list(dict.fromkeys(v for v in values if v is not None)) if field else top
+    else:
+        common = Counter(v for v in values if v is not None).most_common(1)
+        answer = common[0][0] if common else (top[0] if top else None)
+    detail = {"retriever": RETRIEVER_OF[system], "k": RETRIEVAL_ANSWER_K, "shape": shape, "field": field}
+    return _row(system, item, answer=answer, cited=top, detail=detail)
