@@ -60,3 +60,16 @@ def test_prompt_tokens_add_up_over_lines(complaints):
     parts = count_tokens(lines)
     assert whole == sum(parts) + count_tokens([text.replace("\n".join(lines), "")])[0]
     assert whole > 20 * 20
+
+
+def test_per_question_bm25_equals_bm25s_on_the_subset(complaints):
+    from evalhouse.cipher.retrieval import bm25_scores
+
+    ids, lines, rows = complaints
+    index = CorpusIndex(ids, lines, dense=False)
+    subset = [0, 3, 4, 7, 9, 12, 15]
+    for question in ("credit report identity theft inquiry", f"{rows[3]['Issue']} {rows[3]['Product']} report report"):
+        ours = index.bm25(question, subset)
+        reference = bm25_scores(question, [index.tokens[i] for i in subset])
+        assert np.allclose(ours, reference, rtol=1e-4, atol=1e-5)
+        assert ours.max() > 0

@@ -253,6 +253,21 @@ def test_request_hash_ignores_transport_settings_but_not_generation_params(run, 
                                    lambda: client.text(warm, ask("x")), lambda: client.text(warm, ask("x"))])
     assert a.request_hash == b.request_hash != c.request_hash == d.request_hash
     assert loopback_llm.request_count == 2
+    [resampled] = client.run_batch([lambda: client.text(warm, ask("x"), epoch=1)])
+    assert not resampled.cache_hit and resampled.request_hash != c.request_hash
+    assert loopback_llm.request_count == 3
+
+
+def test_generation_params_reach_the_endpoint(run, loopback_llm, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-loopback")
+    client = make_client(run)
+    openai_spec = resolve_model("openai/gpt-4o-mini", base_url=loopback_llm.base_url, max_tokens=64, seed=7)
+    vllm_spec = resolve_model("vllm/m", base_url=loopback_llm.base_url, max_tokens=64, temperature=0.3)
+    client.run_batch([lambda: client.text(openai_spec, ask("a")), lambda: client.text(vllm_spec, ask("b"))])
+    bodies = {body["model"]: body for body in loopback_llm.requests}
+    assert bodies["gpt-4o-mini"]["temperature"] == 0 and bodies["gpt-4o-mini"]["max_completion_tokens"] == 64
+    assert bodies["gpt-4o-mini"]["seed"] == 7
+    assert bodies["m"]["temperature"] == 0.3 and bodies["m"]["max_tokens"] == 64
 
 
 @pytest.mark.live

@@ -27,6 +27,7 @@ class EvalItem:
     answer_type: str
     question: str
     sql: str
+    support_sql: str
     condition: str
     setting: str
     context_ids: tuple[str, ...]
@@ -84,7 +85,7 @@ def load_items(settings: Iterable[str] = SYSTEM_SETTINGS, limit: int | None = No
                                f"where in_benchmark order by instance_id limit {int(limit)})"
         rows = con.execute(f"""
             select i.instance_id, i.domain, i.template_id, i.operation, i.answer_type, i.question,
-                   i.sql, c.condition, c.setting, c.record_ids, c.context_answer_json,
+                   i.sql, i.support_sql, c.condition, c.setting, c.record_ids, c.context_answer_json,
                    g.support_ids, coalesce(i.in_paired_eval, false)
             from cipher_instances i
             join cipher_contexts c on c.instance_id = i.instance_id
@@ -96,11 +97,11 @@ def load_items(settings: Iterable[str] = SYSTEM_SETTINGS, limit: int | None = No
     for r in rows:
         if wanted and r[1] not in wanted:
             continue
-        context = tuple(str(x) for x in _json_list(r[9]))
+        context = tuple(str(x) for x in _json_list(r[10]))
         in_context = set(context)
-        support = tuple(str(x) for x in _json_list(r[11]) if str(x) in in_context)
-        items.append(EvalItem(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], context,
-                              r[10] if r[10] is not None else "null", support, bool(r[12])))
+        support = tuple(str(x) for x in _json_list(r[12]) if str(x) in in_context)
+        items.append(EvalItem(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7] or "", r[8], r[9], context,
+                              r[11] if r[11] is not None else "null", support, bool(r[13])))
     return items
 
 

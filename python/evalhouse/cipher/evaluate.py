@@ -156,21 +156,28 @@ def _size_rows(item: EvalItem, records: RecordStore, sizer: PromptSizer, pools: 
 
 
 # ---------------------------------------------------------------- built-in systems
-def builtin_rows(item: EvalItem, store, records: RecordStore, index, qvec, systems: Sequence[str]):
-    """Outputs, candidate row and retrieval pools of one item (pure: no landing writes)."""
+def builtin_batch(items: Sequence[EvalItem], store, records: RecordStore, indexes, qvecs,
+                  systems: Sequence[str], sizer: "PromptSizer"):
+    """Outputs, candidate rows, retrieval pools and prompt sizes of a batch (no landing writes)."""
     from .systems import builtin
 
-    pools = index.retrieve_all(item.question, item.context_ids, query_vector=qvec)
-    structured, candidates = builtin.structured_only_sql(item, store)
-    outputs = []
-    for system in systems:
-        if system == "oracle-sql":
-            outputs.append(builtin.oracle_sql(item, store))
-        elif system == "structured-only-sql":
-            outputs.append(structured)
-        else:
-            outputs.append(builtin.retrieval_answer(system, item, records, pools[builtin.RETRIEVER_OF[system]]))
-    return outputs, candidates, pools
+    sql = builtin.sql_systems(list(items), store)
+    outputs, candidates, retrievals, sizes = [], [], [], []
+    for item in items:
+        pools = indexes[(item.domain, item.condition)].retrieve_all(item.question, item.context_ids,
+                                                                    query_vector=qvecs[item.question])
+        oracle, structured, cand = sql[item.key]
+        for system in systems:
+            if system == "oracle-sql":
+                outputs.append(oracle)
+            elif system == "structured-only-sql":
+                outputs.append(structured)
+            else:
+                outputs.append(builtin.retrieval_answer(system, item, records, pools[builtin.RETRIEVER_OF[system]]))
+        candidates.append(cand)
+        retrievals += _retrieval_rows(item, pools)
+        sizes += _size_rows(item, records, sizer, pools)
+    return outputs, candidates, retrievals, sizes
 
 
 def run_builtin(opts, items: Sequence[EvalItem], records: RecordStore, data_run: str) -> str:
@@ -196,14 +203,10 @@ def run_builtin(opts, items: Sequence[EvalItem], records: RecordStore, data_run:
         sizer = PromptSizer(records)
         with progress_bar("cipher built-in systems", len(todo)) as advance:
             for batch in _batches(todo):
-                outputs, candidates, retrievals, sizes = [], [], [], []
-                for item in batch:
-                    out, cand, pools = builtin_rows(item, store, records, indexes[(item.domain, item.condition)],
-                                                    qvecs[item.question], systems)
-                    outputs += [o for o in out if o["item_id"] not in done]
-                    candidates.append(cand)
-                    retrievals += _retrieval_rows(item, pools)
-                    sizes += _size_rows(item, records, sizer, pools)
+                outputs, candidates, retrievals, sizes = builtin_batch(batch, store, records, indexes, qvecs,
+                                                                       systems, sizer)
+                outputs = [o for o in outputs if o["item_id"] not in done]
+                for _ in batch:
                     advance()
                 run.write("cipher_eval_outputs", outputs)
                 run.write("cipher_eval_candidates", candidates)

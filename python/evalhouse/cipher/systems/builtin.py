@@ -42,22 +42,12 @@ def _row(system: str, item: EvalItem, *, answer: Any, cited: list[str], status: 
     }
 
 
-def _execute(store, sql: str, item: EvalItem, answer_type: str):
-    from ..sql_exec import execute_sql
-
-    return execute_sql(store, sql, item.domain, item.condition, record_ids=list(item.context_ids),
-                       answer_type=answer_type)
-
-
 def _result_row(system: str, item: EvalItem, res, detail: dict) -> dict:
-    if res.status == "error":
-        return _row(system, item, answer=None, cited=[], status="invalid", error=res.error, detail=detail)
+    if res is None or res.status == "error":
+        error = res.error if res is not None else "not executed"
+        return _row(system, item, answer=None, cited=[], status="invalid", error=error, detail=detail)
     return _row(system, item, answer=json.loads(res.answer_json), cited=[str(i) for i in res.support_ids],
                 detail=detail)
-
-
-def oracle_sql(item: EvalItem, store) -> dict:
-    return _result_row("oracle-sql", item, _execute(store, item.sql, item, item.answer_type), {})
 
 
 def structured_sql(item: EvalItem) -> str:
@@ -66,26 +56,50 @@ def structured_sql(item: EvalItem) -> str:
     return drop_narrative_predicates(item.sql, item.domain)
 
 
-def structured_only_sql(item: EvalItem, store) -> tuple[dict, dict]:
-    """The structured-only output and the candidate set of the structured predicates.
+def sql_systems(items: list[EvalItem], store) -> dict[str, tuple[dict, dict, dict]]:
+    """oracle-sql and structured-only-sql outputs plus the candidate row of every item.
 
-    The candidate set is the support of the structured-only query: the context records that
-    satisfy the row-level predicates left after dropping the narrative ones.
+    Both queries run on the annotation view restricted to the item's context records, batched
+    through ``execute_many`` exactly as the reference answers are computed. The candidate set of
+    the structured predicates is the support of the structured-only query: the context records
+    satisfying the row-level predicates left after the narrative ones are dropped.
     """
-    cand = {"item_id": item.key, "instance_id": item.instance_id, "domain": item.domain,
-            "condition": item.condition, "setting": item.setting}
-    try:
-        sql = structured_sql(item)
-    except Exception as exc:  # a template whose SQL cannot be reduced is an invalid output
-        error = f"cannot drop narrative predicates: {exc}"
-        return (_row("structured-only-sql", item, answer=None, cited=[], status="invalid", error=error),
-                {**cand, "candidate_ids": None, "structured_sql": None, "status": "error", "error": error})
-    res = _execute(store, sql, item, item.answer_type)
-    output = _result_row("structured-only-sql", item, res, {"sql": sql})
-    if res.status == "error":
-        return output, {**cand, "candidate_ids": None, "structured_sql": sql, "status": "error", "error": res.error}
-    return output, {**cand, "candidate_ids": sorted(str(i) for i in res.support_ids), "structured_sql": sql,
-                    "status": "ok", "error": None}
+    from ..sql_exec import ExecRequest, execute_many
+
+    requests, structured = [], {}
+    for item in items:
+        ctx = list(item.context_ids)
+        requests.append(ExecRequest(("oracle", item.key), item.sql, item.domain, item.condition,
+                                    item.answer_type, item.support_sql or None, ctx))
+        try:
+            structured[item.key] = structured_sql(item)
+        except Exception as exc:  # a query that cannot be reduced is an invalid output
+            structured[item.key] = exc
+            continue
+        requests.append(ExecRequest(("structured", item.key), structured[item.key], item.domain,
+                                    item.condition, item.answer_type, None, ctx))
+    results = execute_many(store, requests)
+    out = {}
+    for item in items:
+        oracle = _result_row("oracle-sql", item, results.get(("oracle", item.key)), {})
+        sql = structured[item.key]
+        cand = {"item_id": item.key, "instance_id": item.instance_id, "domain": item.domain,
+                "condition": item.condition, "setting": item.setting, "candidate_ids": None,
+                "structured_sql": None, "status": "error", "error": None}
+        if isinstance(sql, Exception):
+            error = f"cannot drop narrative predicates: {sql}"
+            so = _row("structured-only-sql", item, answer=None, cited=[], status="invalid", error=error)
+            out[item.key] = (oracle, so, {**cand, "error": error})
+            continue
+        res = results.get(("structured", item.key))
+        so = _result_row("structured-only-sql", item, res, {"sql": sql})
+        if res is None or res.status == "error":
+            cand.update(structured_sql=sql, error=res.error if res is not None else "not executed")
+        else:
+            cand.update(candidate_ids=sorted(str(i) for i in res.support_ids), structured_sql=sql,
+                        status="ok")
+        out[item.key] = (oracle, so, cand)
+    return out
 
 
 # ---------------------------------------------------------------- retrieval-only answerers
