@@ -8,6 +8,7 @@ import sys
 import duckdb
 import pytest
 
+COMMON = "path:models/common"
 COMMANDS = ["generate", "build", "run", "judge", "report", "run-all", "status"]
 
 
@@ -40,7 +41,7 @@ def test_locked_warehouse_is_reported_not_crashed(warehouse):
     warehouse.db.parent.mkdir(parents=True, exist_ok=True)
     holder = duckdb.connect(str(warehouse.db))  # another process's read-write client, in effect
     try:
-        assert_user_error(evalhouse("build"), "locked")
+        assert_user_error(evalhouse("build", "--select", COMMON), "locked")
     finally:
         holder.close()
 
@@ -53,7 +54,7 @@ def test_status_lists_runs_and_staleness(warehouse):
     declare("crash_test_items", {"value": "int", "payload": "string"})
     with open_run("test.status", {"k": 1}) as run:
         run.write("crash_test_items", [{"item_id": "a", "value": 1}])
-    dbt_build()
+    dbt_build(select=COMMON)
     proc = evalhouse("status", "--json")
     assert proc.returncode == 0, proc.stderr
     assert "test.status" in proc.stdout and '"stale": false' in proc.stdout

@@ -16,6 +16,7 @@ from evalhouse.errors import BadInput, UserError
 from evalhouse.landing import LandingZone, declare
 from evalhouse.runs import open_run, run_id_for
 
+COMMON = "path:models/common"  # platform tests build only the common models
 JOB = Path(__file__).with_name("landing_writer_job.py")
 declare("crash_test_items", {"value": "int", "payload": "string"})
 
@@ -67,11 +68,11 @@ def test_sigkill_mid_batch_then_resume_loses_nothing_and_duplicates_nothing(ware
 
 
 def test_dbt_build_and_read_only_reader_work_while_a_job_writes(warehouse):
-    dbt_build()  # a first warehouse exists, as after `make run`
+    dbt_build(select=COMMON)  # a first warehouse exists, as after `make run`
     job = _start_job(400, 20, delay=0.01)
     try:
         _wait_for_batches(job, 2)
-        summary = dbt_build()
+        summary = dbt_build(select=COMMON)
         assert summary["nodes"] > 0
         with duckdb.connect(str(warehouse.db), read_only=True) as con:
             runs = con.execute("select run_id, status from runs where kind = 'test.crash_writer'").fetchall()
@@ -80,7 +81,7 @@ def test_dbt_build_and_read_only_reader_work_while_a_job_writes(warehouse):
     finally:
         job.wait(timeout=120)
     assert job.returncode == 0
-    dbt_build()
+    dbt_build(select=COMMON)
     with duckdb.connect(str(warehouse.db), read_only=True) as con:
         status, starts = con.execute(
             "select status, starts from runs where kind = 'test.crash_writer'").fetchone()
@@ -95,7 +96,7 @@ def test_run_registry_records_failure_and_resumes_under_the_same_id(warehouse):
     with open_run("test.registry", {"seed": 1}) as run:
         assert run.done_items("crash_test_items") == {"a"}
         first_id = run.run_id
-    dbt_build()
+    dbt_build(select=COMMON)
     with duckdb.connect(str(warehouse.db), read_only=True) as con:
         row = con.execute("select run_id, status, starts, config from runs where kind = 'test.registry'").fetchone()
     assert row[0] == first_id and row[1] == "finished" and row[2] == 2
