@@ -4,13 +4,8 @@ from __future__ import annotations
 
 import os
 import shutil
-import sys
 from contextlib import contextmanager
 from pathlib import Path
-
-TESTS_DIR = Path(__file__).resolve().parents[1]
-if str(TESTS_DIR) not in sys.path:  # llm_server.py (the loopback FAKE API) lives in tests/
-    sys.path.insert(0, str(TESTS_DIR))
 
 ENV_VARS = ("EVALHOUSE_DB", "EVALHOUSE_LANDING", "EVALHOUSE_PACKAGES", "EVALHOUSE_REPORTS", "EVALHOUSE_TARGET")
 _BUILT: dict[str, Path] = {}

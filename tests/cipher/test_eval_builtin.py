@@ -2,10 +2,13 @@
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 
 import pytest
 
-from eval_support import builtin_evaluated, pointed_at
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # eval_support.py beside this file
+from eval_support import builtin_evaluated, pointed_at  # noqa: E402
 
 pytestmark = pytest.mark.slow
 

@@ -6,10 +6,13 @@ import csv
 import dataclasses
 import json
 import random
+import sys
+from pathlib import Path
 
 import pytest
 
-from eval_support import copy_warehouse, pointed_at, source_dir
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # eval_support.py beside this file
+from eval_support import copy_warehouse, pointed_at, source_dir  # noqa: E402
 from evalhouse.cipher.domains import DOMAINS
 from evalhouse.cipher.prompts import RESPONSE_MODELS, render
 

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 import re
+import sys
+from pathlib import Path
 
 import pytest
 
-from eval_support import builtin_evaluated, pointed_at
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # eval_support.py beside this file
+from eval_support import builtin_evaluated, pointed_at  # noqa: E402
 from evalhouse.cipher.systems import LLM_METHODS
 from llm_server import json_reply
 

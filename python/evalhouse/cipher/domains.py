@@ -260,7 +260,7 @@ def visible_fields(domain_name: str, row: dict[str, Any]) -> dict[str, Any]:
     for name in DOMAINS[domain_name].visible:
         value = row.get(name)
         if isinstance(value, (date, datetime)):
-            value = value.isoformat()
+            value = _render_value(value)
         out[name] = value
     return out
 

@@ -25,6 +25,7 @@ from ..errors import UserError
 from ..landing import LandingZone
 from ..llm.progress import progress_bar
 from ..runs import open_run
+from ..warehouse import connect
 from .eval_data import SYSTEM_SETTINGS, EvalItem, RecordStore, latest_data_run, load_items, load_records, visible_input
 from .prompts import PROMPT_VERSION, RAG_K, RAG_METHODS, VisibleInput, prompt_templates, system_prompt, user_prompt
 from .systems import BUILTIN_SYSTEMS, HYBRID_METHODS, LLM_METHODS
@@ -180,9 +181,22 @@ def builtin_batch(items: Sequence[EvalItem], store, records: RecordStore, indexe
     return outputs, candidates, retrievals, sizes
 
 
-def run_builtin(opts, items: Sequence[EvalItem], records: RecordStore, data_run: str) -> str:
+def load_domain_store():
+    """The annotation views of every domain x condition in a private in-memory store (the
+    warehouse file is released at once)."""
+    from .domains import CONDITIONS, DOMAINS
     from .sql_exec import DomainStore
 
+    frames = {}
+    with connect(read_only=True) as con:
+        for domain in DOMAINS:
+            for condition in CONDITIONS:
+                frames[(domain, condition)] = con.execute(
+                    f"select * from cipher_{domain}_view where condition = ?", [condition]).to_arrow_table()
+    return DomainStore.from_frames(frames)
+
+
+def run_builtin(opts, items: Sequence[EvalItem], records: RecordStore, data_run: str) -> str:
     systems = _selected(opts, BUILTIN_SYSTEMS)
     config = {"scale": opts.scale, "data_run": data_run, "eval_version": EVAL_VERSION, "systems": systems,
               "settings": sorted({it.setting for it in items}), "limit": opts.limit, "run_tag": opts.run_tag,
@@ -197,7 +211,7 @@ def run_builtin(opts, items: Sequence[EvalItem], records: RecordStore, data_run:
         if not todo:
             click.echo(f"  cipher built-in systems: all {len(items)} items already evaluated ({run.run_id})")
             return run.run_id
-        store = DomainStore.from_warehouse()
+        store = load_domain_store()
         indexes = build_indexes(records, {(it.domain, it.condition) for it in todo})
         qvecs = question_vectors(todo)
         sizer = PromptSizer(records)

@@ -14,7 +14,7 @@ from .records import STATES, BuiltRecord, DomainBuilder
 
 SCALES = {
     "paper": {"records": {"fir": 322, "cfpb": 400, "mimic": 500}, "questions": {"fir": 1571, "cfpb": 1356, "mimic": 500}},
-    "ci": {"records": {"fir": 30, "cfpb": 40, "mimic": 40}, "questions": {"fir": 40, "cfpb": 40, "mimic": 30}},
+    "ci": {"records": {"fir": 45, "cfpb": 50, "mimic": 50}, "questions": {"fir": 40, "cfpb": 40, "mimic": 30}},
 }
 GENERATOR_VERSION = 1
 BATCH = 500
@@ -27,7 +27,8 @@ def run_config(opts: JobOptions) -> dict:
     if opts.scale not in SCALES:
         from ..errors import UserError
         raise UserError(f"unknown scale '{opts.scale}' (known: {', '.join(SCALES)})")
-    return {"scale": opts.scale, "seed": opts.seed, "generator_version": GENERATOR_VERSION, "run_tag": opts.run_tag}
+    return {"scale": opts.scale, "seed": opts.seed, "generator_version": GENERATOR_VERSION, "run_tag": opts.run_tag,
+            **SCALES[opts.scale]}
 
 
 def build_all(scale: str, seed: int, progress=None) -> dict[str, list[BuiltRecord]]:

@@ -13,7 +13,7 @@ from collections import defaultdict
 from .domains import ANSWER_TYPES, CONDITIONS, OPERATIONS, PAPER_TABLE1
 from .sql_exec import DomainStore, execute_template
 from .sql_validate import SQLValidationError, analyze_template, render
-from .templates import Template, structured_only_template
+from .templates import Template, _projects_annotation, structured_only_template
 
 MAX_SUPPORT = 36
 
@@ -88,15 +88,19 @@ class Instantiator:
         pools = {t.template_id: self.candidates(t, rng) for t in templates}
         out: list[dict] = []
         seen: set[str] = set()
-        shortfall = 0
+        short: dict[tuple[str, str], int] = {}
         for cell in sorted(targets):
             got = self._fill(by_cell[cell], targets[cell], pools, seen, out)
-            shortfall += targets[cell] - got
-        # Cells that ran out of valid parameters hand their quota to the cells of the same operation, then any.
-        for cell in sorted(targets, key=lambda c: -targets[c]):
-            if shortfall <= 0:
-                break
-            shortfall -= self._fill(by_cell[cell], shortfall, pools, seen, out)
+            if got < targets[cell]:
+                short[cell] = targets[cell] - got
+        # A cell that ran out of valid parameters hands its quota to cells of the same operation, then
+        # of the same answer type, then any cell, so the Table 1 marginals move as little as possible.
+        for (op, at), missing in sorted(short.items()):
+            for rank in (lambda c: c[0] == op, lambda c: c[1] == at, lambda c: True):
+                for cell in sorted((c for c in targets if rank(c) and c != (op, at)), key=lambda c: -targets[c]):
+                    if missing <= 0:
+                        break
+                    missing -= self._fill(by_cell[cell], missing, pools, seen, out)
         return out
 
     def _fill(self, templates: list[Template], n: int, pools, seen, out) -> int:
@@ -129,19 +133,3 @@ class Instantiator:
                 return None
             batch = [pool.pop() for _ in range(min(self.batch, len(pool)))]  # noqa: E501
             queue.extend(self.evaluate(t, batch))
-
-
-def _projects_annotation(t: Template) -> bool:
-    """True when an annotation column is read in the SELECT list (the answer itself is narrative)."""
-    import sqlglot
-    from sqlglot import exp
-    from .domains import DOMAINS
-    from .sql_validate import _with_sentinels
-    tree = sqlglot.parse_one(_with_sentinels(t.sql)[0], read="duckdb")
-    ann = set(DOMAINS[t.domain].annotation)
-    for sel in tree.find_all(exp.Select):
-        for proj in sel.expressions:
-            if any(c.name in ann for c in proj.find_all(exp.Column)):
-                # an aggregate over the annotation column (SUM(amount)) also makes the answer narrative
-                return True
-    return False

@@ -35,6 +35,12 @@ class ExecResult:
         return json.dumps(self.support_ids, separators=(",", ":"))
 
 
+def as_arrow(obj):
+    """A pyarrow Table from a DuckDB relation/result (DuckDB 2.0 returns a RecordBatchReader)."""
+    out = obj.arrow() if hasattr(obj, "arrow") else obj
+    return out.read_all() if hasattr(out, "read_all") else out
+
+
 def _norm(value: Any) -> Any:
     if isinstance(value, Decimal):
         value = float(value)
@@ -97,13 +103,23 @@ class DomainStore:
         try:
             store = cls()
             for d in DOMAINS:
-                arrow = con.execute(f"select * from cipher_{d}_view").arrow()
+                arrow = as_arrow(con.execute(f"select * from cipher_{d}_view"))
                 for cond in CONDITIONS:
                     store.add(d, cond, arrow, where=f"condition = '{cond}'")
             return store
         finally:
             if own:
                 con.close()
+
+    @classmethod
+    def from_staging(cls, arrow_of) -> "DomainStore":
+        """From the staged record tables: ``arrow_of(domain)`` returns stg_landing_cipher__records_<domain>."""
+        store = cls()
+        for d in DOMAINS:
+            arrow = arrow_of(d)
+            for cond in CONDITIONS:
+                store.add(d, cond, arrow, where=f"condition = '{cond}'")
+        return store
 
     def add(self, domain: str, condition: str, frame, where: str = "true") -> None:
         cols = ", ".join(DOMAINS[domain].sql_columns)

@@ -40,5 +40,18 @@ def structured_only_template(template_sql: str, domain: str) -> str | None:
     except SQLValidationError:
         return None
 
+@lru_cache(maxsize=4096)
+def _projects_annotation(t: Template) -> bool:
+    """True when an annotation column is read in the SELECT list (the answer itself is narrative)."""
+    import sqlglot
+    from sqlglot import exp
 
-__all__ = ["Template", "load_templates", "analyze_template", "structured_only_template"]
+    from .domains import DOMAINS
+    tree = sqlglot.parse_one(_with_sentinels(t.sql)[0], read="duckdb")
+    ann = set(DOMAINS[t.domain].annotation)
+    for sel in tree.find_all(exp.Select):
+        for proj in sel.expressions:
+            if any(c.name in ann for c in proj.find_all(exp.Column)):
+                # an aggregate over the annotation column (SUM(amount)) also makes the answer narrative
+                return True
+    return False

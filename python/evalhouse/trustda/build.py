@@ -12,7 +12,7 @@ import traceback
 
 from .operators import OPERATORS, Ctx, NotApplicable, OperatorSpec
 from .package import commit_package, new_staging_dir, package_dir, relative_package_path
-from .protocols import ConstructionProtocol, SelectionProtocol, SourceTask, ValidationProtocol
+from .protocols import ConstructionProtocol, RejectedAttack, SelectionProtocol, SourceTask, ValidationProtocol
 from .validator import validate
 
 
@@ -104,7 +104,7 @@ def _construction(spec: OperatorSpec, task: SourceTask, rec: dict, staging) -> C
 
 def _rejected(base, selection, construction, category, reason, spec, task) -> dict:
     selection.eligible_attacks = []
-    selection.rejected_attacks = [{"attack_type": spec.name, "blocking_condition": reason}]
+    selection.rejected_attacks = [RejectedAttack(attack_type=spec.name, blocking_condition=reason)]
     construction = construction or ConstructionProtocol(status="rejected", attack_type=spec.name, new_question=task.question,
                                                         file_edit_required=False, reject_reason=reason)
     validation = ValidationProtocol(verdict="fail", attack_rule_valid=False, failure_category=category, failure_reason=reason)

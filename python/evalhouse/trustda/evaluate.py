@@ -143,6 +143,10 @@ def run_builtin(items: list[Item], digest: str, systems: list[str], opts: JobOpt
 
 def builtin_rows(it: Item, systems: list[str]) -> list[dict]:
     """Both built-in systems on one item; the answer path runs once and is shared."""
+    if not it.package.is_dir():
+        return [_output_row(it, system, BUILTIN_MODEL, reply="", decision="answer", findings=[],
+                            status="system_error", error=f"package folder {it.package} is missing")
+                for system in systems]
     path = path_follower(it.task, it.package)
     out = []
     for system in systems:

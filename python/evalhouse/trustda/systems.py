@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .answer_path import run_answer_path
+from .answer_path import AnswerResult, run_answer_path
 from .gate import GateResult, check
 
 PATH_FOLLOWER = "path-follower"
@@ -32,7 +32,10 @@ class Reply:
 
 def path_follower(task: dict, package: Path) -> Reply:
     start = time.perf_counter()
-    result = run_answer_path(task, package)
+    try:
+        result = run_answer_path(task, package)
+    except Exception as exc:  # a path that crashes gives no answer; it is still stored and scored
+        result = AnswerResult(False, error=f"{type(exc).__name__}: {exc}")
     ms = (time.perf_counter() - start) * 1000
     if result.ok:
         return Reply(result.text, "answer", "ok", latency_ms=ms)

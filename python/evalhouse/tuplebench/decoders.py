@@ -67,7 +67,7 @@ def _candidate_ids(value) -> list[str]:
 def _prob_matrix(cv: pd.DataFrame, k: int) -> np.ndarray:
     out = np.full((len(cv), k), np.nan)
     for i, v in enumerate(cv["released_probabilities"]):
-        if v is not None and not (isinstance(v, float) and np.isnan(v)):
+        if isinstance(v, (list, tuple, np.ndarray)):
             arr = np.asarray(v, dtype=float)
             if arr.shape == (k,):
                 out[i] = arr
@@ -135,7 +135,8 @@ def _fit_rep(x: np.ndarray, mech: np.ndarray, kind: str) -> _MechModel:
         rows = rows[~np.isnan(rows).all(axis=1)] if rows.ndim == 2 else rows
         if len(rows) == 0:
             continue
-        mu = np.nanmean(rows, axis=0)
+        with np.errstate(all="ignore"):
+            mu = np.nanmean(rows, axis=0) if np.isfinite(rows).any() else np.zeros(rows.shape[1])
         means[m] = np.where(np.isnan(mu), 0.0, mu)
         resid.append(rows - means[m])
     var = np.nanvar(np.vstack(resid), axis=0) if resid else np.ones(x.shape[1])

@@ -22,3 +22,11 @@ BUILTIN_MODEL = "builtin"
 def output_item_id(system: str, model: str, item_key: str) -> str:
     """The landing key of one output: system|model|instance|condition|setting."""
     return f"{system}|{model}|{item_key}"
+
+
+def answer_text(value) -> str:
+    """An answer as canonical JSON text (the landing stores str values of json columns verbatim,
+    so a text answer must be encoded here to stay distinguishable from a number)."""
+    import json
+
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..eval_data import EvalItem
 from ..prompts import PROMPT_VERSION, RESPONSE_MODELS, VisibleInput, parse_program_stdout, pot_program, render
-from . import FAMILY, output_item_id
+from . import FAMILY, answer_text, output_item_id
 
 POT_TIMEOUT_S = 20
 POT_MEMORY_MB = 512
@@ -28,7 +28,7 @@ def _base_row(method: str, model: str, item: EvalItem, prompt_tokens: int) -> di
         "system": method, "family": FAMILY[method], "model": model,
         "instance_id": item.instance_id, "domain": item.domain, "condition": item.condition,
         "setting": item.setting, "prompt_version": PROMPT_VERSION, "prompt_tokens": prompt_tokens,
-        "answer": None, "cited_ids": [], "raw_text": None, "error": None, "detail": {},
+        "answer": answer_text(None), "cited_ids": [], "raw_text": None, "error": None, "detail": {},
     }
 
 
@@ -99,12 +99,12 @@ async def run_method(client, spec, method: str, item: EvalItem, inp: VisibleInpu
         row["detail"].update(detail, code=value.code)
         row["status"] = status
         if parsed is not None:
-            row["answer"], row["cited_ids"] = parsed.get("answer"), _ids(parsed.get("record_ids"))
+            row["answer"], row["cited_ids"] = answer_text(parsed.get("answer")), _ids(parsed.get("record_ids"))
         else:
             row["error"] = detail.get("error") or f"program {detail['sandbox_status']}"
         return row
     row["status"] = "ok"
-    row["answer"], row["cited_ids"] = value.answer, _ids(value.record_ids)
+    row["answer"], row["cited_ids"] = answer_text(value.answer), _ids(value.record_ids)
     if method == "cot":
         row["detail"]["reasoning"] = value.reasoning
     elif method == "ltm":
@@ -124,7 +124,3 @@ def run_blendsql(*_args, **_kwargs):
     raise NotImplementedError(
         "the BlendSQL hybrid method is not implemented: install the optional `blendsql` package "
         "and implement evalhouse.cipher.systems.llm_methods.run_blendsql")
-
-
-def dumps(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)

@@ -13,7 +13,8 @@ def columns(con: duckdb.DuckDBPyConnection, table: str) -> list[str]:
 
 
 def tables(con: duckdb.DuckDBPyConnection) -> list[str]:
-    return [r[0] for r in con.execute("select table_name from information_schema.tables where table_schema = 'main'").fetchall()]
+    return [r[0] for r in con.execute("select table_name from duckdb_tables() where schema_name = current_schema() "
+                                      "and database_name = current_database() order by table_name").fetchall()]
 
 
 def rename(con, table: str, old: str, new: str) -> None:

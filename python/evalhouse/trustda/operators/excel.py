@@ -147,7 +147,7 @@ class CrossSheetRelayout:
                     copy_ws.delete_rows(r, 1)
             copy_ws.freeze_panes = ws.freeze_panes
         last_rows = {names[lv]: lay.first_data_row + values.count(lv) - 1 for lv in levels}
-        _rewrite_formulas(wb, t["sheet"], list(names.values()), last_rows, lay.first_data_row)
+        rewritten = _rewrite_formulas(wb, t["sheet"], list(names.values()), last_rows, lay.first_data_row)
         idx = wb.sheetnames.index(t["sheet"])
         wb.remove(ws)
         for k, name in enumerate(names.values()):
@@ -155,7 +155,8 @@ class CrossSheetRelayout:
         wb.save(ctx.out / t["file"])
         return {"edit_summary": f"split sheet {t['sheet']} into {len(levels)} sheets by {col}",
                 "parameters": {**t, "split_col": col, "new_sheets": list(names.values()),
-                               "new_tables": [table_name_for(t["file"], s) for s in names.values()]}}
+                               "new_tables": [table_name_for(t["file"], s) for s in names.values()],
+                               "aux_tables_changed": [table_name_for(t["file"], s) for s in rewritten]}}
 
     def _merge(self, ctx, t):
         wb = load_workbook(ctx.out / t["file"])
@@ -225,7 +226,9 @@ def _sheet_name(value: str, taken) -> str:
 
 
 def _rewrite_formulas(wb, old_sheet, new_sheets, last_rows, first_row):
-    """Point whole-column formulas (SUM/AVERAGE/COUNTA of one range) at every new sheet."""
+    """Point whole-column formulas (SUM/AVERAGE/COUNTA of one range) at every new sheet;
+    returns the sheets whose formulas changed."""
+    changed = set()
     for ws in wb.worksheets:
         for row in ws.iter_rows():
             for cell in row:
@@ -237,6 +240,8 @@ def _rewrite_formulas(wb, old_sheet, new_sheets, last_rows, first_row):
                         parts = [f"'{s}'!{c1}{first_row}:{c2}{last_rows[s]}" for s in new_sheets]
                         return f"{func}({', '.join(parts)})"
                     cell.value = FORMULA_RANGE.sub(repl, cell.value)
+                    changed.add(ws.title)
+    return sorted(changed)
 
 
 @register("structural_context_missing", "SCM", "reliability", "hard", 7, XLSX,

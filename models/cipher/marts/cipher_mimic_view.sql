@@ -1,0 +1,33 @@
+{# What gold SQL reads for mimic: record_id + structured + annotation-view columns, per condition. #}
+select
+    {{ surrogate_key(['condition', 'record_id']) }} as view_key,
+    condition,
+    record_id,
+    note_id,
+    subject_id,
+    hadm_id,
+    note_type,
+    note_seq,
+    charttime,
+    storetime,
+    admittime,
+    dischtime,
+    admission_type,
+    admission_location,
+    discharge_location,
+    insurance,
+    language,
+    marital_status,
+    race,
+    hospital_expire_flag,
+    service,
+    primary_diagnosis,
+    diagnoses,
+    procedures,
+    discharge_meds,
+    complications,
+    discharge_disposition,
+    icu_transfer,
+    current_smoker
+from {{ ref('stg_landing_cipher__records_mimic') }}
+where condition in ('redacted', 'restored')

@@ -1,0 +1,22 @@
+select
+    run_id,
+    item_id as source_task_id,
+    dataset,
+    question,
+    coalesce(constraints, '') as constraints,
+    coalesce(answer_format, '') as answer_format,
+    category,
+    level,
+    file_kind,
+    files,
+    package_path,
+    package_hash,
+    gold_sql,
+    answer_names,
+    label_pairs,
+    fields_used,
+    steps::integer as steps,
+    meta,
+    table_profile,
+    written_at
+from {{ source('landing_trustda', 'trustda_source_tasks') }}
