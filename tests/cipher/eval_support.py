@@ -64,6 +64,6 @@ def builtin_evaluated(cipher_ci_warehouse, tmp_path_factory) -> Path:
             opts = JobOptions(scale="ci")
             evaluate.run(opts)
             evaluate.judge(opts)
-            dbt_build()
+            dbt_build(select="tag:cipher_eval")
         _BUILT["builtin"] = root
     return _BUILT["builtin"]

@@ -90,7 +90,7 @@ def test_llm_methods_and_judge_end_to_end(evaluated, loopback_llm):
 
     judge_opts = JobOptions(scale="ci", judge_model=JUDGE, base_url=loopback_llm.base_url, concurrency=4)
     evaluate.judge(judge_opts)
-    dbt_build()
+    dbt_build(select="tag:cipher_eval")
     scores = query_df("select system, m1, m2, m3, m2_llm, m2_rule, prompt_tokens from cipher_scores where model = ?", [SUBJECT])
     assert len(scores) == len(LLM_METHODS) * 6 and scores["m2_llm"].notna().all()
     assert ((scores["m3"] > 0) == ((scores["m1"] > 0) & (scores["m2"] > 0))).all()

@@ -11,7 +11,7 @@ from collections import defaultdict
 
 import pyarrow as pa
 
-from evalhouse.cipher.sql_exec import as_arrow, DomainStore, execute_template
+from evalhouse.cipher.sql_exec import as_arrow, DomainStore, execute_jobs
 
 _TYPES = {"n_records": pa.int64(), "n_support": pa.int64(), "n_distractors": pa.int64(), "distractors_verified": pa.bool_(),
           "attempts": pa.int64()}
@@ -56,19 +56,15 @@ def model(dbt, session):
                      "distractors_verified": g["status"] != "error", "attempts": 0})
         if inst["template_error"] or not inst["sql"]:
             continue
-        pending[(d, inst["template_sql"], inst["support_template"], inst["answer_type"], bool(inst["ordered"]),
-                 g["condition"])].append((inst, g))
-    for (d, sql_t, sup_t, answer_type, ordered, cond), members in pending.items():
+        pending[(d, inst["template_sql"], inst["support_template"], inst["answer_type"], bool(inst["ordered"]))].append((inst, g))
+    for (d, sql_t, sup_t, answer_type, ordered), members in pending.items():
         todo = list(range(len(members)))
         final = {}
         for attempt in range(3):
-            draws = {}
-            for i in todo:
-                inst, g = members[i]
-                draws[i] = _draw(inst["instance_id"], cond, attempt, json.loads(g["support_ids"]), universe[d], seed)
-            params = [json.loads(members[i][0]["params_json"]) for i in todo]
-            results = execute_template(store, sql_t, sup_t, d, cond, params, answer_type, ordered,
-                                       record_ids=[draws[i][0] for i in todo])
+            draws = {i: _draw(members[i][0]["instance_id"], members[i][1]["condition"], attempt,
+                              json.loads(members[i][1]["support_ids"]), universe[d], seed) for i in todo}
+            jobs = [(members[i][1]["condition"], json.loads(members[i][0]["params_json"]), draws[i][0]) for i in todo]
+            results = execute_jobs(store, sql_t, sup_t, d, jobs, answer_type, ordered)
             retry = []
             for i, res in zip(todo, results):
                 g = members[i][1]
@@ -81,9 +77,9 @@ def model(dbt, session):
                 break
         for i, ((ids, n_dis), res, ok, attempts) in final.items():
             inst, g = members[i]
-            rows.append({"instance_id": inst["instance_id"], "domain": d, "condition": cond, "setting": "support_controlled",
-                         "record_ids": json.dumps(ids), "n_records": len(ids), "n_support": g["n_support"],
-                         "n_distractors": n_dis, "context_answer_json": res.answer_json, "distractors_verified": ok,
-                         "attempts": attempts})
+            rows.append({"instance_id": inst["instance_id"], "domain": d, "condition": g["condition"],
+                         "setting": "support_controlled", "record_ids": json.dumps(ids), "n_records": len(ids),
+                         "n_support": g["n_support"], "n_distractors": n_dis, "context_answer_json": res.answer_json,
+                         "distractors_verified": ok, "attempts": attempts})
     schema = pa.schema([(c, _TYPES.get(c, pa.string())) for c in COLUMNS])
     return pa.Table.from_pylist(rows, schema=schema)

@@ -1,3 +1,4 @@
+{{ config(tags=['cipher_eval']) }}
 -- The latest computed structured-predicate candidate set per instance x condition x setting.
 with ranked as (
     select

@@ -1,3 +1,4 @@
+{{ config(tags=['cipher_eval']) }}
 -- The latest successful judgment per output x judge x reference answer (gold_hash).
 with ranked as (
     select

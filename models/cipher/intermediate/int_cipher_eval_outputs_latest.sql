@@ -1,3 +1,4 @@
+{{ config(tags=['cipher_eval']) }}
 -- The latest landed row of every output of every run. Errored outputs (no reply yet; a resumed
 -- run retries them) are left out.
 with ranked as (

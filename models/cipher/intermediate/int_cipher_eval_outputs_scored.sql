@@ -1,4 +1,4 @@
-{{ config(materialized='table') }}
+{{ config(materialized='table', tags=['cipher_eval']) }}
 -- Every judged output with its reference, M1/M2/M3 and, when it failed, a failure label.
 -- M2 comes from the rule judge unless var cipher_m2_judge = 'llm' (then the LLM judge where it ran).
 with outputs as (

@@ -1,3 +1,4 @@
+{{ config(tags=['cipher_eval']) }}
 -- The 30% domain-stratified sample of benchmark questions (seed 42) used for Figure 6:
 -- questions ranked within their domain by md5('<seed>:<instance_id>'); the first
 -- round(0.3 * n) of each domain are in the sample.

@@ -10,7 +10,7 @@ from collections import defaultdict
 import pyarrow as pa
 
 from evalhouse.cipher.domains import CONDITIONS
-from evalhouse.cipher.sql_exec import as_arrow, DomainStore, execute_template
+from evalhouse.cipher.sql_exec import as_arrow, DomainStore, execute_template, execute_template_conditions
 
 _TYPES = {"n_support": pa.int64(), "narrative_sensitive": pa.bool_()}
 
@@ -43,7 +43,7 @@ def model(dbt, session):
         groups[key].append(inst)
     for (domain, sql_t, sup_t, so_t, answer_type, ordered), members in groups.items():
         params = [json.loads(m["params_json"]) for m in members]
-        gold = {c: execute_template(store, sql_t, sup_t, domain, c, params, answer_type, ordered) for c in CONDITIONS}
+        gold = execute_template_conditions(store, sql_t, sup_t, domain, list(CONDITIONS), params, answer_type, ordered)
         alt = execute_template(store, so_t, sup_t, domain, "redacted", params, answer_type, ordered) if so_t else None
         for i, m in enumerate(members):
             so_answer = alt[i].answer_json if alt else None

@@ -46,13 +46,16 @@ def model(dbt, session):
         sql_t = corrected.get(t["template_id"], t["sql"])
         info = analyze_template(sql_t, t["domain"])
         tmpl = Template(t["template_id"], t["domain"], t["operation"], t["answer_type"], t["question"], sql_t, t["slots_sql"])
-        question = render(t["question"], params, sql=False)
+        try:
+            question = render(t["question"], params, sql=False)
+        except SQLValidationError as exc:
+            question, row["template_error"] = None, f"parameters do not render: {exc}"
         row.update(operation=t["operation"], answer_type=t["answer_type"], question=question,
-                   question_words=len(question.split()), template_sql=sql_t, ordered=info.ordered,
+                   question_words=len(question.split()) if question else None, template_sql=sql_t, ordered=info.ordered,
                    structured_columns=json.dumps(list(info.structured)), annotation_columns=json.dumps(list(info.annotation)),
                    is_hybrid=bool(info.structured) and bool(info.annotation))
-        if not info.ok:
-            row["template_error"] = info.error
+        if not info.ok or row.get("template_error"):
+            row["template_error"] = row.get("template_error") or info.error
             rows.append(row)
             continue
         try:

@@ -1,3 +1,4 @@
+{{ config(tags=['cipher_eval']) }}
 -- Retrieval recall@k per run x retriever x instance x condition x setting x k: the share of the
 -- context's supporting records found among the first k of the pool of 10.
 with ranked as (

@@ -1,3 +1,4 @@
+{{ config(tags=['cipher_eval']) }}
 -- Public mart: agreement of M2 judges (Table 7): LLM judge vs rule judge whenever both judged an
 -- output, and each judge vs human labels when they exist. Cohen's kappa on the binary decision.
 with scores as (

@@ -1,3 +1,4 @@
+{{ config(tags=['cipher_eval']) }}
 -- Public mart: prompt size per LLM method (tokens per rendered prompt), the cost driver of an
 -- LLM run, per prompt version x method x condition x setting x domain ('(all)' = every domain).
 with latest as (

@@ -1,3 +1,4 @@
+{{ config(tags=['cipher_eval']) }}
 -- Public mart: distribution of dominant failure labels by operation (Figure 6).
 -- Populations: 'all_failures' counts every failed output (M3 = 0); 'sample_majority_failed'
 -- counts questions of the 30% domain-stratified sample (seed 42) that a majority of the scoped

@@ -1,3 +1,4 @@
+{{ config(tags=['cipher_eval']) }}
 -- Public mart: effect of restoration, delta M = M(restored) - M(redacted), on the paired set
 -- (questions whose reference stays supported in both conditions, scored in both conditions by
 -- the same run, system and model). Figure 5 and Table 6.

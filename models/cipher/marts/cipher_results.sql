@@ -1,3 +1,4 @@
+{{ config(tags=['cipher_eval']) }}
 -- Public mart: M1/M2/M3 averaged over instances (percent) per run x system x model x condition x
 -- setting and slice (domain, operation, answer type; '(all)' = every value). Table 5, Figure 4,
 -- Table 3 and the built-in systems' table read from here.

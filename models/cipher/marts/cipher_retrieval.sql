@@ -1,3 +1,4 @@
+{{ config(tags=['cipher_eval']) }}
 -- Public mart: retrieval recall@k against the support set (mean over benchmark instances whose
 -- context has at least one supporting record), per run x retriever x k x condition x setting x domain.
 with recall as (

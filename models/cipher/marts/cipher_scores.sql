@@ -1,3 +1,4 @@
+{{ config(tags=['cipher_eval']) }}
 -- Public mart: one row per judged output (run x system x model x instance x condition x setting).
 select
     cast(s.output_key as varchar) as score_key,

@@ -1,3 +1,4 @@
+{{ config(tags=['cipher_eval']) }}
 select
     {{ surrogate_key(['run_id', 'item_id', 'written_at']) }} as landing_row_id,
     run_id,

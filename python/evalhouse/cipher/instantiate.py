@@ -11,7 +11,7 @@ import random
 from collections import defaultdict
 
 from .domains import ANSWER_TYPES, CONDITIONS, OPERATIONS, PAPER_TABLE1
-from .sql_exec import DomainStore, execute_template
+from .sql_exec import DomainStore, execute_template, execute_template_conditions
 from .sql_validate import SQLValidationError, analyze_template, render
 from .templates import Template, _projects_annotation, structured_only_template
 
@@ -63,8 +63,8 @@ class Instantiator:
         """The candidates of ``batch`` that pass the instance rules, in order (set-based execution)."""
         info = analyze_template(t.sql, t.domain)
         so = None if _projects_annotation(t) else structured_only_template(t.sql, t.domain)
-        gold = {c: execute_template(self.store, t.sql, info.support_sql, t.domain, c, batch, t.answer_type, info.ordered)
-                for c in CONDITIONS}
+        gold = execute_template_conditions(self.store, t.sql, info.support_sql, t.domain, list(CONDITIONS), batch,
+                                           t.answer_type, info.ordered)
         alt = None
         if so is not None:
             alt = execute_template(self.store, so, info.support_sql, t.domain, "redacted", batch, t.answer_type, info.ordered)

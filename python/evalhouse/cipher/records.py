@@ -62,7 +62,7 @@ class DomainBuilder:
         rid = f"{PREFIX[self.domain]}-{i + 1:04d}"
         story = self._story_seed(i)
         structured, docs, latent = self.gen.make_record(self.rng, self.fake, i, story)
-        if self.domain == "cfpb" and i % 97 == 50:
+        if self.domain == "cfpb" and i % 97 == 40:
             docs = {name: Doc() for name in docs}  # real exports contain complaints without a narrative
         rec = BuiltRecord(rid, story, {s: dict(structured) for s in STATES}, {s: {} for s in STATES}, {}, latent=latent)
         masked_keys: dict[int, dict] = {}

@@ -37,7 +37,9 @@ class ExecResult:
 
 def as_arrow(obj):
     """A pyarrow Table from a DuckDB relation/result (DuckDB 2.0 returns a RecordBatchReader)."""
-    out = obj.arrow() if hasattr(obj, "arrow") else obj
+    if hasattr(obj, "to_arrow_table"):  # a connection holding a result (con.execute(...))
+        return obj.to_arrow_table()
+    out = obj.arrow() if hasattr(obj, "arrow") else obj  # a relation
     return out.read_all() if hasattr(out, "read_all") else out
 
 
@@ -85,6 +87,7 @@ class DomainStore:
     def __init__(self):
         self.con = duckdb.connect(config={"threads": 1})  # one thread keeps list() in subquery order
         self.domains: set[str] = set()
+        self.conditions: dict[str, set[str]] = {}
 
     @classmethod
     def from_frames(cls, frames: dict[tuple[str, str], Any]) -> "DomainStore":
@@ -127,6 +130,9 @@ class DomainStore:
         self.con.execute(f"create or replace table {domain}__{condition} as select {cols} from _tmp_in where {where}")
         self.con.unregister("_tmp_in")
         self.domains.add(domain)
+        self.conditions.setdefault(domain, set()).add(condition)
+        parts = " union all ".join(f"select '{c}' as _cond, * from {domain}__{c}" for c in sorted(self.conditions[domain]))
+        self.con.execute(f"create or replace table {domain}__all as {parts}")
 
     def bind(self, domain: str, condition: str) -> None:
         """Make the logical name `<domain>` a view of one condition (for ad-hoc queries)."""
@@ -265,41 +271,58 @@ def _is_limit_slot(sql: str, m: re.Match) -> bool:
 def execute_template(store: DomainStore, template_sql: str, support_template: str, domain: str, condition: str,
                      params: list[dict], answer_type: str, ordered: bool,
                      record_ids: list[list[str]] | None = None) -> list[ExecResult]:
-    """Execute one template for many parameter rows in one statement per LIMIT value.
+    """Execute one template for many parameter rows on one condition (see execute_template_conditions)."""
+    return execute_template_conditions(store, template_sql, support_template, domain, [condition], params, answer_type,
+                                       ordered, None if record_ids is None else {condition: record_ids})[condition]
 
-    Slots become correlated references to a parameter table, so DuckDB plans the query once;
-    ``record_ids[i]`` restricts row i to those records (a support-controlled context).
-    Falls back to one statement per row if the set-based form fails.
+
+def execute_template_conditions(store: DomainStore, template_sql: str, support_template: str, domain: str,
+                                conditions: list[str], params: list[dict], answer_type: str, ordered: bool,
+                                record_ids: dict[str, list[list[str]]] | None = None) -> dict[str, list[ExecResult]]:
+    """Every parameter row on every condition, in one statement per LIMIT value."""
+    jobs = [(c, p, None if record_ids is None else record_ids[c][i]) for c in conditions for i, p in enumerate(params)]
+    flat = execute_jobs(store, template_sql, support_template, domain, jobs, answer_type, ordered)
+    return {c: flat[k * len(params):(k + 1) * len(params)] for k, c in enumerate(conditions)}
+
+
+def execute_jobs(store: DomainStore, template_sql: str, support_template: str, domain: str,
+                 jobs: list[tuple[str, dict, list[str] | None]], answer_type: str, ordered: bool) -> list[ExecResult]:
+    """Execute one template for many (condition, parameters, record ids or None) jobs.
+
+    Slots become correlated references to a parameter table (one row per job), so DuckDB plans
+    the query once per LIMIT value; record ids restrict a job to those records (a
+    support-controlled context). Falls back to one statement per job if the set-based form fails.
     """
-    store._check(domain, condition)
-    results: list[ExecResult | None] = [None] * len(params)
+    for c in {j[0] for j in jobs}:
+        store._check(domain, c)
+    results: list[ExecResult | None] = [None] * len(jobs)
     limit_slots = _LIMIT_SLOT.findall(template_sql)
+    restricted = any(j[2] is not None for j in jobs)
     groups: dict[tuple, list[int]] = {}
-    for i, p in enumerate(params):
-        groups.setdefault(tuple(p.get(s) for s in limit_slots), []).append(i)
+    for k, (_c, p, _ids) in enumerate(jobs):
+        groups.setdefault(tuple(p.get(s) for s in limit_slots), []).append(k)
     for key, idx in groups.items():
-        fixed = dict(zip(limit_slots, key))
-        sql_t, sup_t = template_sql, support_template
-        for slot, value in fixed.items():
+        sql_t = template_sql
+        for slot, value in zip(limit_slots, key):
             sql_t = sql_t.replace("{" + slot + "}", str(int(value)))
+        sel = [jobs[k] for k in idx]
         try:
-            rows = _run_correlated(store, sql_t, sup_t, domain, condition, [params[i] for i in idx],
-                                   None if record_ids is None else [record_ids[i] for i in idx])
-            for local, i in enumerate(idx):
-                answer_rows, support = rows[local]
+            rows = _run_correlated(store, sql_t, support_template, domain, [c for c, _p, _i in sel], [p for _c, p, _i in sel],
+                                   [ids or [] for _c, _p, ids in sel] if restricted else None)
+            for k, (answer_rows, support) in zip(idx, rows):
                 answer = canonical_answer(answer_rows, answer_type, ordered)
                 status = "empty" if is_empty_answer(answer) or not support else "ok"
-                results[i] = ExecResult(answer, sorted(support), status)
-        except (duckdb.Error, KeyError, ValueError):
-            reqs = []
+                results[k] = ExecResult(answer, sorted(support), status)
+        except (duckdb.Error, KeyError, ValueError, TypeError):
             from .sql_validate import render
-            for i in idx:
+            reqs = []
+            for k in idx:
+                c, p, ids = jobs[k]
                 try:
-                    reqs.append(ExecRequest(i, render(template_sql, params[i]), domain, condition, answer_type,
-                                            render(support_template, params[i]),
-                                            None if record_ids is None else record_ids[i], ordered))
+                    reqs.append(ExecRequest(k, render(template_sql, p), domain, c, answer_type,
+                                            render(support_template, p), ids, ordered))
                 except SQLValidationError as exc:
-                    results[i] = ExecResult(None, [], "error", _err(exc))
+                    results[k] = ExecResult(None, [], "error", _err(exc))
             for k, res in execute_many(store, reqs, chunk=1).items():
                 results[k] = res
     return results  # type: ignore[return-value]
@@ -323,19 +346,20 @@ def _param_table(params: list[dict]):
     return pa.table(cols)
 
 
-def _run_correlated(store, sql_t, sup_t, domain, condition, params, record_ids):
-    table = f"{domain}__{condition}"
+def _run_correlated(store, sql_t, sup_t, domain, conds, params, record_ids):
+    import pyarrow as pa
     if record_ids is None:
-        expr = f"SELECT * FROM {table}"
+        expr = f"SELECT * EXCLUDE (_cond) FROM {domain}__all WHERE _cond = _p._cond"
     else:
-        expr = f"SELECT _t.* FROM {table} AS _t WHERE _t.record_id IN (SELECT _c.record_id FROM _pctx AS _c WHERE _c.i = _p.n)"
-        import pyarrow as pa
+        expr = (f"SELECT _t.* EXCLUDE (_cond) FROM {domain}__all AS _t WHERE _t._cond = _p._cond "
+                f"AND _t.record_id IN (SELECT _c.record_id FROM _pctx AS _c WHERE _c.i = _p.n)")
         flat = [(n, rid) for n, ids in enumerate(record_ids) for rid in ids]
         store.con.register("_pctx", pa.table({"i": pa.array([f[0] for f in flat], pa.int64()),
-                                             "record_id": pa.array([f[1] for f in flat], pa.string())}))
+                                              "record_id": pa.array([f[1] for f in flat], pa.string())}))
     sql = _scoped(_correlated(sql_t), domain, expr)
     sup = _scoped(_correlated(sup_t), domain, expr)
-    store.con.register("_p", _param_table(params))
+    ptab = _param_table(params).append_column("_cond", pa.array(conds, pa.string()))
+    store.con.register("_p", ptab)
     try:
         fetched = store.con.execute(
             f"SELECT _p.n, (SELECT CAST(to_json(list(_q)) AS VARCHAR) FROM ({sql}) AS _q), "

@@ -23,7 +23,7 @@ from .templates import TableView, TaskDraft, join_templates, q, single_table_tem
 from . import xlsx_build
 
 NULL_TOKENS = ("NA", "", "NULL")
-CI_TABLES = ("mtcars", "iris", "penguins", "usarrests", "cars93", "msleep", "airquality", "trees", "swiss", "salaries")
+CI_TABLES = ("mtcars", "penguins", "cars93")
 
 
 @dataclass
@@ -197,13 +197,29 @@ def tasks_for_package(pkg: BuiltPackage) -> tuple[list[SourceTask], list[dict]]:
                 issues.append({"file": pkg.name, "reason": f"template {draft.template} dropped: "
                                + (result.error or "tied answer")})
                 continue
+            profile = {f"{tb}.{c}": _reencodable(con, tb, c) for tb, c in draft.fields}
             tasks.append(SourceTask(
                 source_task_id=f"builtin:{pkg.name}:{draft.template}", dataset="builtin",
                 question=draft.question, answer_format=draft.answer_format, category=draft.category,
                 level=draft.level, files=files, gold_sql=draft.gold_sql, answer_names=draft.answer_names,
                 reference_pairs=result.pairs, fields_used=draft.fields, steps=draft.steps,
-                meta={**draft.meta, "file_kind": pkg.file_kind, "package_name": pkg.name},
+                meta={**draft.meta, "file_kind": pkg.file_kind, "package_name": pkg.name, "value_profile": profile},
                 package_path=relative_package_path(pkg.folder), package_hash=pkg.package_hash))
     finally:
         con.close()
     return tasks, issues
+
+
+def _reencodable(con, table: str, col: str) -> str | None:
+    """Which equivalent re-encoding a field admits (thousands separators, percent strings, yes/no)."""
+    c = q(col)
+    big, yesno, n = con.execute(
+        f"select count(*) filter (where abs(try_cast({c} as double)) >= 1000), "
+        f"count(*) filter (where lower(cast({c} as varchar)) in ('yes', 'no')), count({c}) from {q(table)}").fetchone()
+    if n and big >= 0.3 * n:
+        return "thousands_separator"
+    if n and yesno == n:
+        return "boolean_words"
+    if col.endswith("_pct"):
+        return "percent_string"
+    return None

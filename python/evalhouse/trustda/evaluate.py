@@ -55,7 +55,8 @@ def load_items(opts: JobOptions) -> list[Item]:
     from ..warehouse import query_df
 
     try:
-        sources = query_df("select * from trustda_source_tasks order by source_task_id")
+        sources = query_df("select * from trustda_source_tasks where answer_status in ('ok', 'label') "
+                           "order by source_task_id")
         instances = query_df("select * from trustda_instances order by instance_id")
     except Exception as exc:
         raise UserError("TrustDABench instances are not built yet: run `evalhouse generate -b trustda` "
@@ -305,6 +306,8 @@ def score_correctness(outputs: pd.DataFrame, instances: pd.DataFrame, sources: p
             if item_id in done:
                 continue
             labels = label_answers(_json(refs[r.instance_id], []))
+            if not labels:
+                continue  # no reference answer to score against
             reply = r.reply if r.has_final_answer else None
             official = score_dabench(reply, labels, "official")
             strict = score_dabench(reply, labels, "strict")

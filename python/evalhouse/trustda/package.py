@@ -101,10 +101,19 @@ class CsvDoc:
             text = raw.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             raise BadInput(f"{path.name}: not UTF-8 text (byte {exc.start}); cannot parse") from None
+        doc = cls.read_text(text, Path(path).name, Path(path).suffix.lower() == ".tsv")
+        doc.bom = bom
+        return doc
+
+    @classmethod
+    def read_text(cls, text: str, name: str = "file.csv", tsv: bool = False) -> "CsvDoc":
+        path = Path(name)
+        bom = False
         if not text.strip():
             raise BadInput(f"{path.name}: the file is empty")
-        newline = "\r\n" if "\r\n" in text[:10000] else "\n"
-        delimiter = _sniff_delimiter(path, text)
+        head = text[:10000]
+        newline = "\r\n" if "\r\n" in head else ("\r" if "\r" in head and "\n" not in head else "\n")
+        delimiter = "\t" if tsv else _sniff_delimiter(path, text)
         reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
         try:
             records = [r for r in reader]
@@ -118,7 +127,9 @@ class CsvDoc:
                 raise BadInput(f"{path.name}, row {i + 2}: {len(row)} fields where the header has "
                                f"{len(header)} (ragged row)")
         quote_all = text.lstrip("\ufeff").startswith('"') and all(h for h in header)
-        return cls(header, rows, delimiter, bom, newline, _null_token(rows), quote_all)
+        doc = cls(header, rows, delimiter, bom, newline, _null_token(rows), quote_all)
+        doc.extra["final_newline"] = text.endswith(("\n", "\r"))
+        return doc
 
     def to_text(self) -> str:
         buf = io.StringIO()
@@ -126,7 +137,10 @@ class CsvDoc:
         writer = csv.writer(buf, delimiter=self.delimiter, lineterminator=self.newline, quoting=quoting)
         writer.writerow(self.header)
         writer.writerows(self.rows)
-        return buf.getvalue()
+        out = buf.getvalue()
+        if self.extra.get("final_newline") is False:
+            out = out[:-len(self.newline)]
+        return out
 
     def write(self, path: Path) -> None:
         data = self.to_text().encode("utf-8")

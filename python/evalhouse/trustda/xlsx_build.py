@@ -23,7 +23,7 @@ HEADER_FILL = PatternFill("solid", start_color="FFDDEBF7", end_color="FFDDEBF7")
 BOLD = Font(bold=True)
 REPORT_TABLES = ("penguins", "salaries", "carseats", "credit", "cereal", "prestige", "cps1985", "housing")
 REPORT_MAX_ROWS = 150
-CI_REPORTS = ("penguins", "salaries")
+CI_REPORTS = ("penguins",)
 
 
 def _number_format(series: pd.Series) -> str:

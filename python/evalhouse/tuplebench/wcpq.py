@@ -25,7 +25,6 @@ from itertools import product
 
 import numpy as np
 
-from .native import check
 from .workflows import K, Policy, Release
 
 GRID_STEPS = 10
@@ -69,18 +68,19 @@ def build_codebooks(train: Release, has_confidence: bool) -> dict[int, Codebook]
     probs = np.vstack(blocks_p)
     conf = np.concatenate(blocks_c)
     books = {}
+    valid = _valid(probs, conf)
     for choice in range(K):
-        valid = np.array([_valid(choice, p, c) for p, c in zip(probs, conf)])
         books[choice] = Codebook(choice, probs[valid], conf[valid])
     return books
 
 
-def _valid(choice: int, probs: np.ndarray, conf: float) -> bool:
-    cands = [str(i) for i in range(K)]
-    obj = {"choice": str(choice), "probabilities": dict(zip(cands, map(float, probs)))}
-    if np.isfinite(conf):
-        obj["confidence"] = float(conf)
-    return check(obj, cands, tolerance=1e-9).valid
+def _valid(probs: np.ndarray, conf: np.ndarray) -> np.ndarray:
+    """The native schema check (native.check), vectorized: probabilities in [0, 1] summing to 1,
+    confidence absent or in [0, 1]. The choice is the input's, hence always a candidate."""
+    in_range = np.all((probs >= 0) & (probs <= 1), axis=1)
+    sums = np.abs(probs.sum(axis=1) - 1) <= 1e-9
+    conf_ok = np.isnan(conf) | ((conf >= 0) & (conf <= 1))
+    return in_range & sums & conf_ok
 
 
 def availability(rel: Release) -> np.ndarray:
@@ -107,54 +107,65 @@ class Mapping:
     codeword_index: np.ndarray  # -1 for fallbacks
 
 
-def strict_map(rel: Release, policies: list[Policy], books: dict[int, Codebook]) -> Mapping:
-    sig = signatures(rel, policies)
+class PreparedCodebooks:
+    """Codebooks with their workflow signatures and cost tensors computed once."""
+
+    def __init__(self, books: dict[int, Codebook], policies: list[Policy]):
+        self.books = books
+        self.policies = policies
+        self.sig = {c: signatures(b.release(), policies) for c, b in books.items()}
+        self.costs = {c: cost_tensor(b.release(), policies) for c, b in books.items()}
+        self.avail = {c: availability(b.release()) for c, b in books.items()}
+        self.first: dict[int, dict[bytes, int]] = {}
+        for c, sig in self.sig.items():
+            first: dict[bytes, int] = {}
+            for i, key in enumerate(map(bytes, sig)):
+                first.setdefault(key, i)
+            self.first[c] = first
+
+    @property
+    def size(self) -> int:
+        return sum(len(b.conf) for b in self.books.values())
+
+
+def _apply(rel: Release, book: PreparedCodebooks, hits: np.ndarray) -> Mapping:
     out_p, out_c = rel.probs.copy(), rel.conf.copy()
-    covered = np.zeros(len(rel.choice), bool)
-    index = np.full(len(rel.choice), -1)
-    for choice, book in books.items():
-        rows = np.flatnonzero(rel.choice == choice)
-        if rows.size == 0:
-            continue
-        book_sig = signatures(book.release(), policies)
-        first: dict[bytes, int] = {}
-        for i, key in enumerate(map(bytes, book_sig)):
-            first.setdefault(key, i)
-        for r in rows:
-            hit = first.get(bytes(sig[r]))
-            if hit is None:
-                continue
-            cand = Release(np.array([choice]), book.probs[hit:hit + 1], book.conf[hit:hit + 1])
-            if np.array_equal(signatures(cand, policies)[0], sig[r]):  # validate the replacement
-                out_p[r], out_c[r], covered[r], index[r] = book.probs[hit], book.conf[hit], True, hit
-    return Mapping(Release(rel.choice.copy(), out_p, out_c), covered, index)
+    covered = hits >= 0
+    for r in np.flatnonzero(covered):
+        b = book.books[int(rel.choice[r])]
+        out_p[r], out_c[r] = b.probs[hits[r]], b.conf[hits[r]]
+    return Mapping(Release(rel.choice.copy(), out_p, out_c), covered, hits)
 
 
-def bounded_map(rel: Release, policies: list[Policy], books: dict[int, Codebook], alpha: float) -> Mapping:
-    native_costs = cost_tensor(rel, policies)
+def strict_map(rel: Release, book: PreparedCodebooks) -> Mapping:
+    """First codeword with the response's exact workflow signature, else the native response."""
+    sig = signatures(rel, book.policies)
+    hits = np.array([book.first.get(int(c), {}).get(bytes(s), -1) for c, s in zip(rel.choice, sig)])
+    mapping = _apply(rel, book, hits)
+    # validate every replacement: recompute its signature, fall back where it differs
+    mismatch = mapping.covered & ~np.all(signatures(mapping.released, book.policies) == sig, axis=1)
+    if mismatch.any():
+        hits = np.where(mismatch, -1, hits)
+        mapping = _apply(rel, book, hits)
+    return mapping
+
+
+def bounded_map(rel: Release, book: PreparedCodebooks, alpha: float) -> Mapping:
+    """First codeword costing at most native + alpha under every workflow and every truth."""
+    native_costs = cost_tensor(rel, book.policies)
     avail = availability(rel)
-    out_p, out_c = rel.probs.copy(), rel.conf.copy()
-    covered = np.zeros(len(rel.choice), bool)
-    index = np.full(len(rel.choice), -1)
-    for choice, book in books.items():
-        rows = np.flatnonzero(rel.choice == choice)
-        if rows.size == 0:
+    hits = np.full(len(rel.choice), -1)
+    cache: dict[bytes, int] = {}
+    for r in range(len(rel.choice)):
+        c = int(rel.choice[r])
+        if c not in book.books:
             continue
-        book_rel = book.release()
-        book_costs = cost_tensor(book_rel, policies)
-        book_avail = availability(book_rel)
-        groups: dict[bytes, list[int]] = {}
-        for r in rows:  # identical native costs and availability share one search
-            groups.setdefault(bytes(np.round(native_costs[r], 9)) + bytes([avail[r]]), []).append(r)
-        for members in groups.values():
-            r0 = members[0]
-            feasible = (book_avail == avail[r0]) & np.all(book_costs <= native_costs[r0] + alpha + 1e-9, axis=1)
-            if not feasible.any():
-                continue
-            hit = int(np.argmax(feasible))
-            for r in members:
-                out_p[r], out_c[r], covered[r], index[r] = book.probs[hit], book.conf[hit], True, hit
-    return Mapping(Release(rel.choice.copy(), out_p, out_c), covered, index)
+        key = bytes([c, int(avail[r])]) + np.round(native_costs[r], 9).tobytes()
+        if key not in cache:
+            feasible = (book.avail[c] == avail[r]) & np.all(book.costs[c] <= native_costs[r] + alpha + 1e-9, axis=1)
+            cache[key] = int(np.argmax(feasible)) if feasible.any() else -1
+        hits[r] = cache[key]
+    return _apply(rel, book, hits)
 
 
 def payload_changed(native: Release, released: Release) -> np.ndarray:

@@ -139,10 +139,16 @@ def release_features(rel: Release) -> np.ndarray:
 
 @dataclass
 class Estimator:
+    """A posterior estimator. Logistic models keep standardized coefficients and are applied in
+    numpy (a softmax), so scoring large codebooks needs no per-call scikit-learn overhead."""
+
     name: str
     prior: np.ndarray
-    model: LogisticRegression | None = None
+    coef: np.ndarray | None = None       # classes x features (on standardized features)
+    intercept: np.ndarray | None = None
     classes: np.ndarray | None = None
+    center: np.ndarray | None = None
+    scale: np.ndarray | None = None
 
     def posterior(self, rel: Release) -> np.ndarray:
         n = len(rel.choice)
@@ -152,9 +158,13 @@ class Estimator:
             p = np.nan_to_num(rel.probs, nan=0.0)
             total = p.sum(axis=1, keepdims=True)
             return np.where(total > 0, p / np.where(total > 0, total, 1), self.prior)
-        proba = self.model.predict_proba(release_features(rel))
+        z = ((release_features(rel) - self.center) / self.scale) @ self.coef.T + self.intercept
+        if z.shape[1] == 1:  # binary logistic regression: one column of log-odds
+            z = np.column_stack([np.zeros(n), z[:, 0]])
+        z -= z.max(axis=1, keepdims=True)
+        e = np.exp(z)
         out = np.zeros((n, K))
-        out[:, self.classes] = proba
+        out[:, self.classes] = e / e.sum(axis=1, keepdims=True)
         return out
 
 
@@ -163,11 +173,15 @@ def fit_estimators(rel_train: Release, t_train: np.ndarray, seed: int, has_probs
     prior /= prior.sum()
     out = [Estimator("prior", prior)]
     feats = release_features(rel_train)
-    if feats[:, :K].any() or np.isfinite(rel_train.conf).any() or np.isfinite(rel_train.probs).any():
-        if len(np.unique(t_train)) > 1:
-            for strength in LR_STRENGTHS:
-                model = LogisticRegression(C=strength, max_iter=2000, random_state=seed).fit(feats, t_train)
-                out.append(Estimator(f"logistic_C{strength:g}", prior, model, model.classes_))
+    center, scale = feats.mean(axis=0), feats.std(axis=0)
+    scale = np.where(scale > 1e-9, scale, 1.0)
+    informative = bool((feats.std(axis=0) > 1e-9).any())
+    if informative and len(np.unique(t_train)) > 1:
+        z = (feats - center) / scale
+        for strength in LR_STRENGTHS:
+            model = LogisticRegression(C=strength, max_iter=1000, tol=1e-4, random_state=seed).fit(z, t_train)
+            out.append(Estimator(f"logistic_C{strength:g}", prior, model.coef_, model.intercept_,
+                                 model.classes_, center, scale))
     if has_probs:
         out.append(Estimator("native", prior))
     return out

@@ -264,6 +264,9 @@ class StructuralContextMissing:
                 mapping[f"Sheet{i}"] = s
                 ws.title = f"Sheet{i}"
                 lay = detect_layout(ws)
+                for m in list(ws.merged_cells.ranges):
+                    if m.max_row < lay.header_rows[0]:
+                        ws.unmerge_cells(str(m))
                 for r in range(1, lay.header_rows[0]):
                     for c in range(1, ws.max_column + 1):
                         ws.cell(row=r, column=c).value = None

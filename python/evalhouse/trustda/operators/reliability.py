@@ -25,7 +25,7 @@ def _where(t):
 
 
 def recoverable_from(values: list, others: dict[str, list]) -> str | None:
-    """Name of another column that reproduces ``values`` (equal or |r| > 0.999), else None."""
+    """Name of another column that reproduces ``values`` (equal or an exact linear relation, |r| > 0.99999), else None."""
     for name, col in others.items():
         pairs = [(a, b) for a, b in zip(values, col) if a is not None and b is not None]
         if len(pairs) < 3:
@@ -36,7 +36,7 @@ def recoverable_from(values: list, others: dict[str, list]) -> str | None:
         mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
         sx = math.sqrt(sum((x - mx) ** 2 for x in xs))
         sy = math.sqrt(sum((y - my) ** 2 for y in ys))
-        if sx and sy and abs(sum((x - mx) * (y - my) for x, y in pairs) / (sx * sy)) > 0.999:
+        if sx and sy and abs(sum((x - mx) * (y - my) for x, y in pairs) / (sx * sy)) > 0.99999:
             return name
     return None
 
@@ -130,6 +130,13 @@ class EvidenceConflict:
         present = [i for i, v in enumerate(nums) if v is not None]
         if len(present) < 3:
             raise NotApplicable("the needed field is not numeric")
+        from .robustness import _question_scope
+
+        scope_col, scope_value = _question_scope(ctx.task)
+        if scope_col in tbl.headers:
+            sc = tbl.col(scope_col)
+            scoped = [i for i in present if str(tbl.get(i, sc)) == scope_value]
+            present = scoped or present
         r = max(present, key=lambda i: nums[i]) if ctx.variant % 2 == 0 else ctx.rng.choice(present)
         v = nums[r]
         factor = 0.6 if ctx.variant % 2 == 0 else 1.4

@@ -150,13 +150,16 @@ def _thousands(value: float, decimals: int) -> str:
           "Reencode key values in a reversible, unambiguous representation to test value normalization.")
 class EquivalentValueReencoding:
     def select(self, task):
+        profile = task.meta.get("value_profile")
         for table in used_tables(task):
             for col in used_columns(task, table):
                 if ROLES.get(col) == "key":
                     continue
+                if profile is not None and not profile.get(f"{table}.{col}"):
+                    continue
                 file, sheet = locate(task, table)
                 return {"table": table, "file": file, "sheet": sheet, "column": col}
-        raise NotApplicable("no answer field to reencode")
+        raise NotApplicable("no answer field has an unambiguous reencoding (values >= 1000, percent field or yes/no labels)")
 
     def construct(self, ctx, t):
         tbl = open_table(ctx.out, t["file"], t["sheet"])
@@ -223,13 +226,14 @@ class EquivalentValueReencoding:
           "Apply an exact unit or magnitude conversion to a key numeric field and update the unit label.")
 class UnitScaleConversion:
     def select(self, task):
-        for table in used_tables(task):
-            for col in used_columns(task, table):
-                if col in UNITS:
-                    file, sheet = locate(task, table)
-                    new, factor, desc = UNITS[col]
-                    return {"table": table, "file": file, "sheet": sheet, "column": col, "new_header": new,
-                            "factor": factor, "new_unit": desc}
+        first = primary_field(task)
+        pairs = [first] + [(t, c) for t in used_tables(task) for c in used_columns(task, t) if (t, c) != first]
+        for table, col in pairs:
+            if col in UNITS:
+                file, sheet = locate(task, table)
+                new, factor, desc = UNITS[col]
+                return {"table": table, "file": file, "sheet": sheet, "column": col, "new_header": new,
+                        "factor": factor, "new_unit": desc}
         raise NotApplicable("no answer field has an explicit unit with an exact conversion")
 
     def construct(self, ctx, t):
@@ -346,7 +350,10 @@ class RelationalDecomposition:
         table, file, sheet = _target_table(task)
         if ext_of(file) not in CSV_EXT:
             raise NotApplicable("not a CSV file")
-        return {"table": table, "file": file, "needed": used_columns(task, table)}
+        needed = used_columns(task, table)
+        if len([c for c in needed if ROLES.get(c) != "key"]) < 2:
+            raise NotApplicable("the answer needs a single field: no split can require a join")
+        return {"table": table, "file": file, "needed": needed}
 
     def construct(self, ctx, t):
         tbl = open_table(ctx.out, t["file"])
@@ -546,6 +553,11 @@ class NonObservationRows:
         limit = max(1, min(5, n // 10)) if n < 50 else max(1, n // 10)
         k = min(limit, 1 + ctx.variant % 3, 3)
         subtype, label = MARKERS[ctx.variant % len(MARKERS)]
+        scope_col, scope_value = _question_scope(ctx.task)
+        if scope_col and scope_col not in tbl.headers:
+            raise NotApplicable("the question's filter or grouping lives in another file")
+        if ctx.task.meta.get("join_key"):
+            raise NotApplicable("marked rows in one file of a join cannot reach the joined records")
         rows = []
         for j in range(k):
             row = []
@@ -553,7 +565,9 @@ class NonObservationRows:
                 nums = tbl.numeric(c)
                 present = [v for v in nums if v is not None]
                 numeric_col = len(present) >= 0.8 * max(1, sum(not tbl.is_null(r, c) for r in range(n)))
-                if numeric_col and present:
+                if h == scope_col:
+                    row.append(tbl.encode_text(scope_value) if tbl.kind == "csv" else _typed_like(tbl, c, scope_value))
+                elif numeric_col and present:
                     if ROLES.get(h) == "key":
                         val = max(present) + 1 + j
                     elif subtype == "summary_row":
@@ -586,3 +600,21 @@ class NonObservationRows:
 
     def misuse(self, con, rec):
         return True  # the full table, appended rows included
+
+
+def _question_scope(task):
+    """(column, value) the question restricts to: its filter, or the winning group of the answer."""
+    m = task.meta
+    if m.get("filter_col") and m.get("filter_value") is not None:
+        return m["filter_col"], str(m["filter_value"])
+    if m.get("group_col") and task.reference_pairs and task.answer_names and task.answer_names[0] != f"mean_{m.get('agg_col')}":
+        return m["group_col"], task.reference_pairs[0][1]
+    return None, None
+
+
+def _typed_like(tbl, c, text):
+    for r in range(tbl.n_rows):
+        v = tbl.get(r, c)
+        if v is not None and str(v) == text:
+            return v
+    return text
