@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import tempfile
 import time
 from collections import Counter, defaultdict
@@ -34,6 +35,8 @@ def main() -> None:
     t0 = time.time()
     generate(JobOptions(scale=args.scale, seed=42, extra=extra))
     seconds = time.time() - t0
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
     zone = LandingZone()
     cand = zone.read("trustda_candidates")
     src = zone.read("trustda_source_tasks")
@@ -41,7 +44,11 @@ def main() -> None:
            "source_tasks": dict(Counter(src["dataset"])), "candidates": int(len(cand)),
            "constructed_candidates": int((cand["failure_category"] != "not_applicable").sum()),
            "accepted": int((cand["verdict"] != "Rejected").sum()),
-           "candidates_per_second": round(len(cand) / seconds, 2)}
+           "candidates_per_second": round(len(cand) / seconds, 2),
+           "cpu_seconds": round(cpu, 1),
+           # the machine is shared: wall time on 2 free cores is about CPU time / 2
+           "estimated_wall_seconds_on_2_free_cores": round(cpu / 2, 1),
+           "load_average_1min_at_end": round(os.getloadavg()[0], 2)}
     per_op = defaultdict(dict)
     for (ds, op), g in cand.groupby(["dataset", "operator_code"]):
         acc = int((g["verdict"] != "Rejected").sum())

@@ -42,7 +42,8 @@ def cipher_ci_warehouse(tmp_path_factory):
     root = tmp_path_factory.mktemp("cipher_ci")
     with _pointed_at(root) as p:
         generate(JobOptions(scale="ci", seed=42))
-        dbt_build()
+        # only CIPHER and what it depends on: another benchmark's broken model must not fail these tests
+        dbt_build(select="+path:models/cipher")
         return p
 
 

@@ -51,6 +51,16 @@ def test_conditions_differ_somewhere_but_records_align(con):
     assert diff[0][0] > 0
 
 
+def test_context_answers_equal_restricted_execution(con):
+    store = DomainStore.from_warehouse(con)
+    rows = q(con, """select i.instance_id, i.domain, i.sql, i.answer_type, c.condition, c.record_ids, c.context_answer_json
+                     from cipher_contexts c join cipher_instances i using (instance_id)
+                     where c.setting = 'support_controlled' and i.in_benchmark order by 1, 5""")
+    for iid, domain, sql, answer_type, cond, ids, answer in rows[::3]:
+        res = execute_sql(store, sql, domain, cond, record_ids=json.loads(ids), answer_type=answer_type)
+        assert res.answer_json == answer, iid
+
+
 def test_support_controlled_contexts(con):
     rows = q(con, """select c.record_ids, c.n_records, c.context_answer_json, c.distractors_verified, g.answer_json, g.support_ids
                      from cipher_contexts c join cipher_gold g using (instance_id, condition)

@@ -51,13 +51,13 @@ def test_extraction_lands_facts_with_provenance(warehouse, tmp_path, loopback_ll
                                "late_fee_charged": False, "credit_report_error": False, "legal_action_mentioned": False})
         return json_reply("{not json")
     loopback_llm.set_handler(handler)
-    opts = JobOptions(builder_model="openai/loopback-extractor", base_url=loopback_llm.base_url, concurrency=2)
+    opts = JobOptions(builder_model="vllm/loopback-extractor", base_url=loopback_llm.base_url, concurrency=2)
     summary = extract(opts, ("cfpb",))
     assert summary["extracted_now"] == 2 and summary["ok"] == 1
     out = LandingZone().read("cipher_extractions").set_index("record_id")
     ok = out.loc["CFPB-1"]
     assert ok["status"] == "ok" and json.loads(ok["annotation"])["restricted_account_access"] is True
-    assert ok["model"] == "openai/loopback-extractor" and ok["review_status"] == "unreviewed" and ok["request_hash"]
+    assert ok["model"] == "vllm/loopback-extractor" and ok["review_status"] == "unreviewed" and ok["request_hash"]
     assert out.loc["CFPB-2"]["status"] == "error"
     again = extract(opts, ("cfpb",))  # resumable: nothing left to do in this run
     assert again["extracted_now"] == 0

@@ -84,7 +84,7 @@ def test_synonym_keeps_answer_and_exact_name_path_fails(world):
 
 
 def test_value_reencoding_changes_30pct_and_naive_parse_differs(world):
-    task = world["builtin:penguins:max_min"]  # body_mass_g: values >= 1000 get thousands separators
+    task = world["builtin:penguins:std"]  # body_mass_g: values >= 1000 get thousands separators
     r = accepted(build_candidate(task, OPERATORS["equivalent_value_reencoding"], 3))
     assert checks(r)["reencoded_fraction"] >= 0.3
     values = CsvDoc.read(pkg(r) / "penguins.csv").column("body_mass_g")
@@ -93,10 +93,10 @@ def test_value_reencoding_changes_30pct_and_naive_parse_differs(world):
 
 
 def test_unit_conversion_is_exact_and_scale_invariant_tasks_are_rejected(world):
-    r = accepted(build(world, "builtin:penguins:max_min", "unit_scale_conversion"))
+    r = accepted(build(world, "builtin:penguins:std", "unit_scale_conversion"))
     assert checks(r)["exact_factor_all_values"] and checks(r)["label_updated"]
     doc = CsvDoc.read(pkg(r) / "penguins.csv")
-    src = CsvDoc.read(package_dir(world["builtin:penguins:max_min"].package_path) / "penguins.csv")
+    src = CsvDoc.read(package_dir(world["builtin:penguins:std"].package_path) / "penguins.csv")
     kg = dict(zip(src.column("penguin_id"), src.column("body_mass_g")))
     conv = dict(zip(doc.column("penguin_id"), doc.column("body_mass_kg")))
     assert conv["1"] == "3.75" and kg["1"] == "3750"
@@ -156,7 +156,7 @@ def test_field_missing_blocks_the_path(world):
 
 
 def test_data_missing_nulls_needed_values(world):
-    task = world["builtin:penguins:max_min"]
+    task = world["builtin:penguins:std"]
     r = accepted(build(world, task.source_task_id, "data_missing"))
     doc = CsvDoc.read(pkg(r) / "penguins.csv")
     src = CsvDoc.read(package_dir(task.package_path) / "penguins.csv")

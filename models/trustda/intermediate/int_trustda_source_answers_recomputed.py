@@ -19,7 +19,7 @@ def model(dbt, session):
     tasks = dbt.ref("int_trustda_source_tasks_latest").df()
     rows = []
     for t in tasks.to_dict("records"):
-        if t["gold_sql"]:
+        if isinstance(t["gold_sql"], str) and t["gold_sql"]:
             r = run_answer_path(t, package_dir(t["package_path"]))
             pairs = [list(p) for p in r.pairs] if r.ok else None
             rows.append([t["source_task_id"], json.dumps(pairs) if pairs else None, r.text or None,

@@ -37,3 +37,9 @@ def cipher_extract(builder_model, base_url, api_key_env, concurrency, limit, dom
 
 
 COMMANDS = [cipher_import, cipher_extract]
+
+try:  # part 2's commands (evaluation), when present
+    from .eval_commands import COMMANDS as _EVAL_COMMANDS
+except ImportError:  # pragma: no cover - part 2 not installed
+    _EVAL_COMMANDS = []
+COMMANDS += list(_EVAL_COMMANDS)

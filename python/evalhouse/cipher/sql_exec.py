@@ -99,20 +99,17 @@ class DomainStore:
 
     @classmethod
     def from_warehouse(cls, con=None) -> "DomainStore":
-        """Load the cipher_<domain>_view marts (read-only connection, released at once)."""
-        from ..warehouse import connect
-        own = con is None
-        con = con or connect(read_only=True)
-        try:
-            store = cls()
-            for d in DOMAINS:
-                arrow = as_arrow(con.execute(f"select * from cipher_{d}_view"))
-                for cond in CONDITIONS:
-                    store.add(d, cond, arrow, where=f"condition = '{cond}'")
-            return store
-        finally:
-            if own:
-                con.close()
+        """Load the cipher_<domain>_view marts (a read-only connection, released at once)."""
+        if con is None:
+            from ..warehouse import connect
+            with connect(read_only=True) as own:
+                return cls.from_warehouse(own)
+        store = cls()
+        for d in DOMAINS:
+            arrow = as_arrow(con.sql(f"select * from cipher_{d}_view"))
+            for cond in CONDITIONS:
+                store.add(d, cond, arrow, where=f"condition = '{cond}'")
+        return store
 
     @classmethod
     def from_staging(cls, arrow_of) -> "DomainStore":
@@ -164,11 +161,18 @@ def _scoped(sql: str, domain: str, table_expr: str) -> str:
     return pattern.sub(lambda m: f"{m.group(1)} ({table_expr}) AS {domain}", sql)
 
 
+def _top_level_order(sql: str) -> bool:
+    try:
+        return has_order_by(sql)
+    except SQLValidationError:
+        return bool(_ORDER_BY.search(sql))
+
+
 def _prepare(req: ExecRequest, validate: bool, ctx_index: int | None) -> tuple[str, str, bool]:
     if validate:
         validate_sql(req.sql, req.domain)
     support = req.support_sql or derive_support_sql(req.sql, req.domain)
-    ordered = req.ordered if req.ordered is not None else bool(_ORDER_BY.search(req.sql))
+    ordered = req.ordered if req.ordered is not None else _top_level_order(req.sql)
     table = f"{req.domain}__{req.condition}"
     if ctx_index is None:
         expr = f"SELECT * FROM {table}"

@@ -93,7 +93,10 @@ def _base_scopes(tree: exp.Expression, domain: str):
 
 def lineage(sql: str, domain: str) -> Lineage:
     """Base-table columns read anywhere in the query, split by kind (from sqlglot scopes)."""
-    tree = validate_sql(sql, domain)
+    return _lineage_of(validate_sql(sql, domain), domain)
+
+
+def _lineage_of(tree: exp.Expression, domain: str) -> Lineage:
     d = DOMAINS[domain]
     read: set[str] = set()
     for scope, alias in _base_scopes(tree, domain):
@@ -105,7 +108,10 @@ def lineage(sql: str, domain: str) -> Lineage:
 
 def support_sql(sql: str, domain: str) -> str:
     """SELECT of the record ids satisfying the row-level predicates of every scan of the base table."""
-    tree = validate_sql(sql, domain)
+    return _support_of(validate_sql(sql, domain), domain)
+
+
+def _support_of(tree: exp.Expression, domain: str) -> str:
     parts = []
     for scope, alias in _base_scopes(tree, domain):
         sel = scope.expression
@@ -134,7 +140,10 @@ def drop_narrative_predicates(sql: str, domain: str) -> str:
     Annotation columns in the projection (e.g. `SELECT weapon_used ...`) are kept: the variant
     can only ignore narrative *conditions*, not invent narrative values.
     """
-    tree = validate_sql(sql, domain)
+    return _drop_of(validate_sql(sql, domain), domain)
+
+
+def _drop_of(tree: exp.Expression, domain: str) -> str:
     ann = set(DOMAINS[domain].annotation)
 
     def reads_annotation(node: exp.Expression) -> bool:
@@ -197,17 +206,25 @@ class TemplateAnalysis:
     support_sql: str | None = None
     ordered: bool = False
     slots: tuple[str, ...] = ()
+    structured_only_sql: str | None = None
+    projects_annotation: bool = False
 
 
 @lru_cache(maxsize=4096)
 def analyze_template(template_sql: str, domain: str) -> TemplateAnalysis:
-    """Validate a template once (slots as sentinels) and derive lineage and its support SQL."""
+    """Validate a template once (slots as sentinels) and derive lineage, support SQL and the
+    structured-only variant from the one qualified tree."""
     try:
         parsed_sql, back = _with_sentinels(template_sql)
-        lin = lineage(parsed_sql, domain)
-        sup = _restore_sentinels(support_sql(parsed_sql, domain), back)
-        return TemplateAnalysis(True, None, lin.structured, lin.annotation, sup, has_order_by(parsed_sql),
-                                tuple(dict.fromkeys(_SLOT.findall(template_sql))))
+        tree = validate_sql(parsed_sql, domain)
+        lin = _lineage_of(tree, domain)
+        sup = _restore_sentinels(_support_of(tree, domain), back)
+        ann = set(DOMAINS[domain].annotation)
+        projects = any(any(c.name in ann for c in proj.find_all(exp.Column))
+                       for sel in tree.find_all(exp.Select) for proj in sel.expressions)
+        so = None if projects else _restore_sentinels(_drop_of(tree.copy(), domain), back)
+        return TemplateAnalysis(True, None, lin.structured, lin.annotation, sup, tree.args.get("order") is not None,
+                                tuple(dict.fromkeys(_SLOT.findall(template_sql))), so, projects)
     except SQLValidationError as exc:
         return TemplateAnalysis(False, str(exc))
 

@@ -20,7 +20,7 @@ import pandas as pd
 
 from ..errors import BadInput
 from .package import NULL_SPELLINGS, CsvDoc, table_files, table_name_for
-from .workbook import column_kind, detect_layout, read_records
+from .workbook import column_kind, detect_layout, read_records, read_workbook
 
 DUCKDB_NULLS = [s for s in NULL_SPELLINGS if s not in ("NaN", "nan")]
 ANSWER_RE = re.compile(r"@(\w+)\[(.*?)\]")
@@ -126,10 +126,8 @@ def _first_line_delimiter(path: Path) -> str:
 
 
 def _load_workbook(con, path: Path) -> None:
-    from openpyxl import load_workbook
-
     try:
-        wb = load_workbook(path, data_only=False)
+        wb = read_workbook(path)
     except Exception as exc:  # openpyxl raises many types for corrupt files
         raise BadInput(f"{path.name}: not a readable .xlsx workbook ({type(exc).__name__}: {exc})") from None
     names = []

@@ -23,7 +23,7 @@ from .templates import TableView, TaskDraft, join_templates, q, single_table_tem
 from . import xlsx_build
 
 NULL_TOKENS = ("NA", "", "NULL")
-CI_TABLES = ("mtcars", "penguins", "cars93")
+CI_TABLES = ("mtcars", "cars93")
 
 
 @dataclass

@@ -5,11 +5,10 @@ import hashlib
 from collections import Counter
 from pathlib import Path
 
-from openpyxl import load_workbook
 
 from .operators.dbops import columns, qi, tables
 from .package import CsvDoc
-from .workbook import detect_layout
+from .workbook import detect_layout, read_workbook
 
 
 def _rows(con, table, cols=None):
@@ -33,7 +32,7 @@ def _other_files_unchanged(src: Path, out: Path, touched: set[str]) -> bool:
 
 
 def _cell_sigs(path: Path, sheet: str, by: str):
-    ws = load_workbook(path)[sheet]
+    ws = read_workbook(path)[sheet]
     lay = detect_layout(ws)
     cells = lambda r, c: (repr(ws.cell(row=r, column=c).value), type(ws.cell(row=r, column=c).value).__name__,  # noqa: E731
                           ws.cell(row=r, column=c).number_format)
@@ -135,7 +134,7 @@ def _rd(task, src, out, p, orig, pert):
 
 def _hhr(task, src, out, p, orig, pert):
     spec = p["sheet_specs"][0]
-    wa, wb = load_workbook(src / p["file"])[p["sheet"]], load_workbook(out / p["file"])[p["sheet"]]
+    wa, wb = read_workbook(src / p["file"])[p["sheet"]], read_workbook(out / p["file"])[p["sheet"]]
     la, lb = detect_layout(wa), detect_layout(wb)
     same = all(wa.cell(row=ra, column=c).value == wb.cell(row=rb, column=c).value
                and wa.cell(row=ra, column=c).number_format == wb.cell(row=rb, column=c).number_format

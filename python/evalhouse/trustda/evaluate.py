@@ -31,6 +31,7 @@ LLM_SYSTEMS = ("llm", "llm+gate")
 BUILTIN_MODEL = "builtin"
 BATCH = 200
 DEFAULT_MAX_TURNS = 12
+RULE_JUDGE_VERSION = 3  # bump when the rule judge changes: a new judge run supersedes older judgments
 
 
 @dataclass(frozen=True)
@@ -257,7 +258,7 @@ def judge(opts: JobOptions) -> None:
     if outputs.empty:
         print("  (no TrustDABench outputs to judge; run `evalhouse run -b trustda` first)")
         return
-    instances = query_df("select instance_id, track, gold_reason, gold_reason_code, gold_evidence, "
+    instances = query_df("select instance_id, track, operator_code, gold_reason, gold_reason_code, gold_evidence, "
                          "reference_pairs, question from trustda_instances")
     sources = query_df("select source_task_id, reference_pairs, question from trustda_source_tasks")
     judge_rule(outputs, instances)
@@ -275,7 +276,7 @@ def judge_rule(outputs: pd.DataFrame, instances: pd.DataFrame) -> None:
 
     gold = {r.instance_id: r for r in instances.itertuples(index=False) if r.track == "reliability"}
     rel = outputs[outputs["instance_id"].isin(gold.keys())]
-    with open_run("trustda.judge.rule", {"judge": "rule", "version": 1}, benchmark="trustda") as run:
+    with open_run("trustda.judge.rule", {"judge": "rule", "version": RULE_JUDGE_VERSION}, benchmark="trustda") as run:
         done = run.done_items("trustda_eval_judgments")
         rows = []
         for r in rel.itertuples(index=False):
@@ -283,7 +284,7 @@ def judge_rule(outputs: pd.DataFrame, instances: pd.DataFrame) -> None:
             if item_id in done:
                 continue
             g = gold[r.instance_id]
-            j = rule_judge(r.reply, r.status, r.decision, _json(r.findings, []), g.gold_reason_code,
+            j = rule_judge(r.reply, r.status, r.decision, _json(r.findings, []), _gold_code(g),
                            _json(g.gold_evidence, {}))
             rows.append({"item_id": item_id, "output_run_id": r.run_id, "output_id": r.item_id, "judge": "rule",
                          "judge_model": "", "mode": j.mode, "score": j.score, "failure_form": j.failure_form,
@@ -291,6 +292,13 @@ def judge_rule(outputs: pd.DataFrame, instances: pd.DataFrame) -> None:
         for start in range(0, len(rows), 1000):
             run.write("trustda_eval_judgments", rows[start:start + 1000])
         run.count("judged", len(rows))
+
+
+def _gold_code(g) -> str | None:
+    from .judging import OPERATOR_REASON
+
+    code = g.gold_reason_code if isinstance(g.gold_reason_code, str) and g.gold_reason_code else None
+    return code or OPERATOR_REASON.get(getattr(g, "operator_code", None))
 
 
 def score_correctness(outputs: pd.DataFrame, instances: pd.DataFrame, sources: pd.DataFrame) -> None:
@@ -322,7 +330,7 @@ def score_correctness(outputs: pd.DataFrame, instances: pd.DataFrame, sources: p
 
 def judge_llm(outputs: pd.DataFrame, instances: pd.DataFrame, opts: JobOptions) -> None:
     from ..llm import LLMClient, resolve_model
-    from .judging import JudgeVerdict, from_verdict, judge_messages
+    from .judging import REASON_TEXT, JudgeVerdict, from_verdict, judge_messages
 
     spec = resolve_model(opts.judge_model, base_url=opts.base_url, api_key_env=opts.api_key_env, role="judge")
     gold = {r.instance_id: r for r in instances.itertuples(index=False) if r.track == "reliability"}
@@ -337,7 +345,8 @@ def judge_llm(outputs: pd.DataFrame, instances: pd.DataFrame, opts: JobOptions) 
 
             def factory(r):
                 g = gold[r.instance_id]
-                msgs = judge_messages(g.question, g.gold_reason, r.reply if r.has_final_answer else None, r.status)
+                reason = g.gold_reason if isinstance(g.gold_reason, str) and g.gold_reason else REASON_TEXT.get(_gold_code(g), "")
+                msgs = judge_messages(g.question, reason, r.reply if r.has_final_answer else None, r.status)
                 return lambda: client.structured(spec, msgs, JudgeVerdict, purpose="trustda.judge", max_retries=2)
 
             results = client.run_batch([factory(r) for r in chunk], desc="trustda LLM judge")

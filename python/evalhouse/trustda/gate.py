@@ -7,7 +7,7 @@ protocol, gold reason or reference answer), so it can sit in front of any analys
 Blocking findings (the question cannot be answered from this evidence): duplicate_header,
 missing_field, nulled_values, missing_file, conflicting_values, missing_structural_context.
 Advisory findings (answerable, but the analysis must act on them): non_observation_rows,
-distractor_column, decoy_columns, unit_label, multi_level_header, long_format.
+distractor_column, decoy_columns, unit_label, multi_level_header, long_format, header_synonym.
 """
 from __future__ import annotations
 
@@ -25,9 +25,9 @@ from .gate_reading import DATA_SUFFIXES, SheetData, read_package
 BLOCKING = ("duplicate_header", "missing_field", "nulled_values", "missing_file",
             "conflicting_values", "missing_structural_context")
 ADVISORY = ("non_observation_rows", "distractor_column", "decoy_columns", "unit_label",
-            "multi_level_header", "long_format")
+            "multi_level_header", "long_format", "header_synonym")
 MAX_ROWS_LISTED = 20
-NULL_SHARE_BLOCKING = float(__import__('os').environ.get('EVALHOUSE_GATE_NULL_SHARE', '0.01'))
+NULL_SHARE_BLOCKING = float(__import__('os').environ.get('EVALHOUSE_GATE_NULL_SHARE', '0.05'))
 
 
 @dataclass
@@ -94,7 +94,8 @@ def check(package: Path | str, question: str) -> GateResult:
     findings += _missing_files(package, sheets, question)
     for sheet in sheets:
         findings += _header_findings(sheet)
-    bound = _bind_terms(terms, sheets, findings)
+    findings += _unanchored_years(question, sheets)
+    bound = _bind_terms(terms, sheets, findings, question)
     for sheet in sheets:
         findings += _null_findings(sheet, bound.get(id(sheet), []), terms, question)
         findings += _conflict_findings(sheet, bound.get(id(sheet), []))
@@ -162,7 +163,8 @@ def tokens(text: str) -> set[str]:
 
 # ---------------------------------------------------------------- binding
 
-def _bind_terms(terms: list[Term], sheets: list[SheetData], findings: list[Finding]) -> dict[int, list[int]]:
+def _bind_terms(terms: list[Term], sheets: list[SheetData], findings: list[Finding],
+                question: str = "") -> dict[int, list[int]]:
     """Columns each term binds to (per sheet); unbound field terms become findings."""
     bound: dict[int, list[int]] = {}
     for term in terms:
@@ -172,6 +174,8 @@ def _bind_terms(terms: list[Term], sheets: list[SheetData], findings: list[Findi
                 bound.setdefault(id(sheet), []).append(col)
             continue
         value_hits = _value_hits(term.text, sheets)
+        if term.is_field:  # a field name listed in a data dictionary (text only) is not evidence
+            value_hits = [(sh, c) for sh, c in value_hits if _has_numeric(sh)]
         if value_hits:
             sheet, col = value_hits[0]
             if term.is_field:
@@ -179,6 +183,18 @@ def _bind_terms(terms: list[Term], sheets: list[SheetData], findings: list[Findi
                     "long_format", f"'{term.text}' is a value of column '{sheet.headers[col]}', not a column: "
                     "the table is in long form and must be pivoted or filtered on that column",
                     file=sheet.file, sheet=sheet.sheet, columns=[sheet.headers[col]]))
+            continue
+        twin = _unit_twin(term, sheets) or _described_synonym(term, question, sheets)
+        if twin:
+            sheet, col, kind = twin
+            bound.setdefault(id(sheet), []).append(col)
+            findings.append(Finding(
+                "unit_label" if kind == "unit" else "header_synonym",
+                (f"the question's field '{term.text}' is carried by '{sheet.headers[col]}' in another unit: convert "
+                 "before answering") if kind == "unit" else
+                (f"the question's field '{term.text}' is carried by '{sheet.headers[col]}' under another name "
+                 "(every word of that header is in the question's description of the field)"),
+                file=sheet.file, sheet=sheet.sheet, columns=[sheet.headers[col]]))
             continue
         if term.is_field:
             near = _near_columns(term.text, sheets)
@@ -212,6 +228,44 @@ def _column_hits(term: Term, sheets: list[SheetData]) -> list[tuple[SheetData, i
     return loose
 
 
+UNIT_TOKENS = {"mm", "cm", "m", "km", "g", "kg", "mg", "lb", "lbs", "oz", "t", "s", "ms", "sec", "min", "mins",
+               "h", "hr", "hrs", "usd", "eur", "1000usd", "1000lb", "1000", "k", "pct", "percent", "per", "100k",
+               "ppb", "ppm", "in", "ft", "cubic", "thousand", "thousands", "million", "millions", "mpg", "f", "c"}
+
+
+def _core(text: str) -> set[str]:
+    return {t for t in tokens(text) if t not in UNIT_TOKENS and not t.isdigit()}
+
+
+def _unit_twin(term: Term, sheets: list[SheetData]):
+    """A header naming the same quantity in another unit (bill_length_mm -> bill_length_cm)."""
+    want, want_units = _core(term.text), tokens(term.text) & UNIT_TOKENS
+    if not want or not want_units:
+        return None
+    for s in sheets:
+        for i, h in enumerate(s.headers):
+            have_units = tokens(h) & UNIT_TOKENS
+            if _core(h) == want and have_units and have_units != want_units:
+                return s, i, "unit"
+    return None
+
+
+def _described_synonym(term: Term, question: str, sheets: list[SheetData]):
+    """A header whose every content word appears in the question's description of the field,
+    e.g. '"miles_per_gallon" (fuel economy in miles per US gallon)' -> 'fuel_economy_mpg'."""
+    m = re.search(re.escape(term.text) + r'["”`\']?\s*\(([^)]{3,120})\)', question or "")
+    if not m:
+        return None
+    described = tokens(m.group(1)) | tokens(term.text)
+    hits = []
+    for s in sheets:
+        for i, h in enumerate(s.headers):
+            core = _core(h)
+            if core and len(core) >= 2 and core <= described and not _core(term.text) <= core:
+                hits.append((s, i, "synonym"))
+    return hits[0] if len(hits) == 1 else None
+
+
 def _value_hits(text: str, sheets: list[SheetData]) -> list[tuple[SheetData, int]]:
     target = text.strip().lower()
     hits = []
@@ -220,6 +274,10 @@ def _value_hits(text: str, sheets: list[SheetData]) -> list[tuple[SheetData, int
             if target in s.lower_values(i):
                 hits.append((s, i))
     return hits
+
+
+def _has_numeric(sheet: SheetData) -> bool:
+    return any(pd.api.types.is_numeric_dtype(sheet.frame.iloc[:, i]) for i in range(sheet.frame.shape[1]))
 
 
 def _near_columns(text: str, sheets: list[SheetData]) -> list[str]:
@@ -266,6 +324,32 @@ def _header_findings(sheet: SheetData) -> list[Finding]:
     return out
 
 
+def _unanchored_years(question: str, sheets: list[SheetData]) -> list[Finding]:
+    """A year the question selects on that no sheet name, header or value carries: the structure
+    that tied the values to it (a sheet name, a parent header) is gone."""
+    years = set(re.findall(r"\b(1[89]\d\d|20\d\d)\b", question or ""))
+    if not years or not sheets:
+        return []
+    text = " ".join([str(s.sheet or "") + " " + s.file + " " + " ".join(map(str, s.headers)) for s in sheets])
+    missing = [y for y in sorted(years) if y not in text and not any(_year_in_values(s, y) for s in sheets)]
+    if not missing:
+        return []
+    return [Finding("missing_structural_context", f"the question selects {', '.join(missing)} but no sheet, header "
+                    "or value in the package says which values belong to it", file=sheets[0].file,
+                    sheet=sheets[0].sheet)]
+
+
+def _year_in_values(sheet: SheetData, year: str) -> bool:
+    for i in range(sheet.frame.shape[1]):
+        col = sheet.frame.iloc[:, i]
+        if pd.api.types.is_numeric_dtype(col):
+            if (col == int(year)).any():
+                return True
+        elif any(year in v for v in sheet.lower_values(i)):
+            return True
+    return False
+
+
 def _repeats_as_group(headers: list[str]) -> bool:
     """Sub-headers such as Q1,Q2,Q1,Q2: the same run of names appears at least twice."""
     names = [norm(h) for h in headers]
@@ -286,7 +370,15 @@ def _missing_files(package: Path, sheets: list[SheetData], question: str) -> lis
             out.append(Finding("missing_file", f"the question refers to the file '{m.group(1)}' that the "
                                "package does not contain", file=m.group(1)))
     out += _sequence_gaps(sorted(present))
+    data_files = [n for n in present if Path(n).suffix in DATA_SUFFIXES]
+    if len(data_files) < 2 and MULTI_FILE_CUES.search(question or ""):
+        out.append(Finding("missing_file", "the question combines several files but the package holds only "
+                           f"{', '.join(data_files) or 'no data file'}: a file it needs is missing"))
     return out
+
+
+MULTI_FILE_CUES = re.compile(r"\b(across|between|from both|combin\w*|join\w*|merg\w*)\b[^.?]{0,30}\b(files|tables|datasets)\b|"
+                             r"\b(both|all) (the )?(files|tables)\b", re.I)
 
 
 def _sequence_gaps(names: list[str]) -> list[Finding]:
@@ -368,8 +460,10 @@ def _conflict_findings(sheet: SheetData, cols: list[int]) -> list[Finding]:
     # the differing field must be a measurement (an identifier differing is two entities), and the
     # agreeing fields must include an identifier-like one (else equal rows are a coincidence)
     distinct = np.array([len(np.unique(hashes[:, i])) for i in range(n_cols)])
+    numeric = [pd.api.types.is_numeric_dtype(frame.iloc[:, i]) and not pd.api.types.is_bool_dtype(frame.iloc[:, i])
+               for i in range(n_cols)]
     candidates = [c for c in sorted(set(cols)) + [i for i in range(n_cols) if i not in cols]
-                  if distinct[c] > 2 and not (cardinality[c] >= 0.9 and _is_identifier(frame.iloc[:, c]))]
+                  if numeric[c] and distinct[c] > 2 and not (cardinality[c] >= 0.9 and _is_identifier(frame.iloc[:, c]))]
     out = []
     for c in candidates:
         keys = [i for i in range(n_cols) if i != c and cardinality[i] >= 0.5]

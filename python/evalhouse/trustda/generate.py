@@ -25,7 +25,7 @@ DEFAULT_DABENCH = PROJECT_ROOT.parent / "shared" / "data" / "dabench-dev"
 ALWAYS = {"file_missing", "structural_context_missing", "excel_hierarchical_header_relayout",
           "excel_cross_sheet_relayout", "deep_analysis_missing", "csv_relational_decomposition",
           "equivalent_value_reencoding"}
-OPS_PER_TASK = {"paper": 9, "ci": 3}
+OPS_PER_TASK = {"paper": 5, "ci": 3}
 BATCH = 400
 
 
@@ -42,7 +42,7 @@ def run_config(opts: JobOptions) -> dict:
     d = dabench_dir(opts)
     return {"scale": opts.scale, "seed": opts.seed, "dabench_dir": str(d) if d else None,
             "ops_per_task": opts.extra.get("ops_per_task", OPS_PER_TASK.get(opts.scale, 9)),
-            "dabench_limit": opts.extra.get("dabench_limit", 8 if opts.scale == "ci" else None),
+            "dabench_limit": opts.extra.get("dabench_limit", 6 if opts.scale == "ci" else None),
             "builder_model": opts.builder_model, "tag": opts.run_tag}
 
 
@@ -59,8 +59,12 @@ def collect_sources(config: dict) -> tuple[list[SourceTask], list[dict]]:
     return tasks, issues
 
 
-def plan_operators(task: SourceTask, seed: int, per_task: int) -> list[str]:
-    """Operators to construct for a task: every applicable rare one plus a seeded sample."""
+CI_ALWAYS = ALWAYS | {"unit_scale_conversion", "csv_wide_long_reshape"}
+
+
+def plan_operators(task: SourceTask, seed: int, per_task: int, turn: int = 0, always=ALWAYS) -> list[str]:
+    """Operators to construct for a task: every applicable rare one plus a rotating, seeded share
+    of the others (``turn`` = the task's position, so operators are spread evenly over tasks)."""
     applicable = []
     for spec in ORDERED:
         if task.files and not any(f.lower().endswith(spec.extensions) for f in task.files):
@@ -72,10 +76,12 @@ def plan_operators(task: SourceTask, seed: int, per_task: int) -> list[str]:
         except Exception:  # noqa: BLE001 - a selector bug must not stop the build; construct will record it
             pass
         applicable.append(spec.name)
-    rare = [n for n in applicable if n in ALWAYS]
-    common = [n for n in applicable if n not in ALWAYS]
+    rare = [n for n in applicable if n in always]
+    common = [n for n in applicable if n not in always]
     rng = random.Random(int(hashlib.sha256(f"{seed}:{task.source_task_id}".encode()).hexdigest()[:16], 16))
-    rng.shuffle(common)
+    if common:
+        start = (turn + rng.randrange(2)) % len(common)
+        common = common[start:] + common[:start]
     keep = rare + common[:max(0, per_task - len(rare))] if per_task < len(applicable) else applicable
     order = {s.name: i for i, s in enumerate(ORDERED)}
     return sorted(set(keep), key=order.get)
@@ -114,8 +120,9 @@ def generate(opts: JobOptions) -> None:
         if issues and not run.done_items("trustda_source_issues"):
             run.write("trustda_source_issues", [{"item_id": f"issue-{i}", **x} for i, x in enumerate(issues)])
         done = run.done_items("trustda_candidates")
-        plans = [(t, [op for op in plan_operators(t, config["seed"], config["ops_per_task"])
-                      if candidate_id(t, op) not in done]) for t in tasks]
+        always = CI_ALWAYS if config["scale"] == "ci" else ALWAYS
+        plans = [(t, [op for op in plan_operators(t, config["seed"], config["ops_per_task"] - (t.dataset == "dabench"), i, always)
+                      if candidate_id(t, op) not in done]) for i, t in enumerate(tasks)]
         plans = [(t, ops) for t, ops in plans if ops]
         total = sum(len(ops) for _, ops in plans)
         buffer: list[dict] = []

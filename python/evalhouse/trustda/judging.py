@@ -25,16 +25,31 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 SCORES = {"full": 1.0, "partial": 0.5, "none": 0.0}
+# the gold reason code each reliability operator produces (a fallback when an instance lacks one)
+OPERATOR_REASON = {"FDM": "missing_field", "DM": "nulled_values", "FLM": "missing_file",
+                   "DAM": "missing_later_step_evidence", "SCM": "missing_structural_context",
+                   "EC": "conflicting_values", "HC": "duplicate_header"}
 
 # finding kinds of the gate that state the same unmet requirement as each gold reason code
 COMPATIBLE_FINDINGS = {
     "missing_field": {"missing_field"},
     "nulled_values": {"nulled_values"},
-    "missing_file": {"missing_file"},
+    "missing_file": {"missing_file", "missing_field"},
     "missing_later_step_evidence": {"missing_field", "nulled_values", "missing_file"},
     "missing_structural_context": {"missing_structural_context", "duplicate_header", "multi_level_header"},
     "conflicting_values": {"conflicting_values"},
     "duplicate_header": {"duplicate_header", "missing_structural_context"},
+}
+# a generic gold reason for an instance that lacks its sentence
+REASON_TEXT = {
+    "missing_field": "A field the question needs is not in any file.",
+    "nulled_values": "Values the question needs are empty (null).",
+    "missing_file": "A file the question needs is not in the package.",
+    "missing_later_step_evidence": "Evidence needed by a later analysis step is missing.",
+    "missing_structural_context": "The structure (sheet names, parent headers) that tells which values belong to "
+                                  "what the question asks about was removed.",
+    "conflicting_values": "The files give conflicting values for the same fact.",
+    "duplicate_header": "Two different columns share the header the question refers to.",
 }
 # words that state each reason in free text
 REASON_WORDS = {
@@ -102,8 +117,9 @@ def _finding_matches(finding: dict, gold_code: str | None, evidence: dict) -> bo
     fields, files = _evidence_names(evidence)
     text = _n(finding.get("requirement"))
     named_files = {_n(finding.get("file")), _n(finding.get("sheet"))} - {""}
-    if gold_code == "missing_file" and files:
-        return bool(files & named_files) or any(f in text for f in files)
+    if gold_code == "missing_file" and finding.get("kind") == "missing_file":
+        # the finding names the missing file, or states generically that a needed file is absent
+        return not named_files or bool(files & named_files) or any(f in text for f in files | fields)
     if fields:
         named = {_n(x) for x in (finding.get("columns") or [])}
         return bool(fields & named) or any(f in text for f in fields)

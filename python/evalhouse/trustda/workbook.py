@@ -154,3 +154,25 @@ def column_kind(values: list) -> str:
     if all(isinstance(v, (date, datetime)) for v in present):
         return "date"
     return "str"
+
+
+_WB_CACHE: dict[tuple, object] = {}
+
+
+def read_workbook(path):
+    """A parsed workbook for READ-ONLY use, cached by (path, size, mtime) within the process.
+    Never edit the returned object (edits load their own copy with ``load_workbook``)."""
+    from pathlib import Path
+
+    from openpyxl import load_workbook
+
+    p = Path(path)
+    st = p.stat()
+    key = (str(p.resolve()), st.st_size, st.st_mtime_ns)
+    wb = _WB_CACHE.get(key)
+    if wb is None:
+        wb = load_workbook(p, data_only=False)
+        if len(_WB_CACHE) >= 64:
+            _WB_CACHE.pop(next(iter(_WB_CACHE)))
+        _WB_CACHE[key] = wb
+    return wb

@@ -26,7 +26,7 @@ from . import ontology, stats, wcpq
 from .decoders import _candidate_ids
 from .recovery_job import decode_frame, fingerprint, load_release_frame, pair_correct
 from .workflows import (TASKS, CostModel, Policy, Release, cost_model, fit_estimators, oracle_costs,
-                        plan_text, realized, select_policy)
+                        plan_text, plans_for, realized, select_policy)
 
 PART2_KIND = "tuplebench.part2"
 DELTA = 0.1
@@ -77,11 +77,13 @@ def fit_workflows(u: Unit, system: str, domain: str, view: str, variant: str, se
     """The 18 frozen workflows (3 tasks x 6 cost profiles) of one release, in a fixed order."""
     train, val = u.split == "train", u.split == "validation"
     estimators = fit_estimators(u.rel.take(train), u.truth[train], seed, has_probs)
+    rel_val = u.rel.take(val)
+    posteriors = {e.name: e.posterior(rel_val) for e in estimators}
     policies = []
     for task in TASKS:
         for profile in ontology.cost_profiles():
             costs = cost_model(task, domain, profile)
-            policies.append(select_policy(estimators, costs, u.rel.take(val), u.truth[val], system=system,
+            policies.append(select_policy(estimators, costs, rel_val, u.truth[val], posteriors, system=system,
                                           domain=domain, view=view, task=task, profile=profile["profile"]))
     for p in policies:
         p.variant = variant
@@ -93,8 +95,7 @@ def outcome_rows(u: Unit, policies: list[Policy], rel: Release | None = None, va
     rel = (rel or u.rel).take(test)
     truth = u.truth[test]
     parts = []
-    for p in policies:
-        plans = p.plans(rel)
+    for p, plans in zip(policies, plans_for(rel, policies)):
         texts = {c: plan_text(int(c), u.classes) for c in np.unique(plans)}
         parts.append(pd.DataFrame({
             "system": p.system, "view": p.view, "variant": variant, "task": p.task, "profile": p.profile,
@@ -251,8 +252,8 @@ def compute(frame: pd.DataFrame, seed: int) -> dict:
             mapped += len(u.rel.choice)
             test = u.split == "test"
             ver = wcpq.verify(u.rel.take(test), m.released.take(test), pol, u.truth[test])
-            native_cost = np.column_stack([realized(p.costs, p.plans(u.rel.take(test)), u.truth[test]) for p in pol])
-            new_cost = np.column_stack([realized(p.costs, p.plans(m.released.take(test)), u.truth[test]) for p in pol])
+            native_cost = np.column_stack([realized(p.costs, a, u.truth[test]) for p, a in zip(pol, plans_for(u.rel.take(test), pol))])
+            new_cost = np.column_stack([realized(p.costs, b, u.truth[test]) for p, b in zip(pol, plans_for(m.released.take(test), pol))])
             c = checks.setdefault(system, {"n_test": 0, "n_covered": 0, "n_payloads_changed": 0, "comparisons": 0,
                                            "plans_preserved": 0, "costs_preserved": 0, "realized_costs_preserved": 0,
                                            "codebook_size": 0, "native_cost": [], "new_cost": [], "n_cost_increases": 0})

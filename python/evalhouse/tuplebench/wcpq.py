@@ -25,7 +25,7 @@ from itertools import product
 
 import numpy as np
 
-from .workflows import K, Policy, Release
+from .workflows import K, Policy, Release, plans_for
 
 GRID_STEPS = 10
 CONFIDENCE_GRID = tuple(np.round(np.arange(0.25, 1.0001, 0.05), 2))
@@ -91,13 +91,13 @@ def availability(rel: Release) -> np.ndarray:
 def signatures(rel: Release, policies: list[Policy]) -> np.ndarray:
     """n x (2 + len(policies)) integer matrix: choice, availability, every workflow's plan."""
     cols = [rel.choice.astype(np.int64), availability(rel).astype(np.int64)]
-    cols += [p.plans(rel).astype(np.int64) for p in policies]
+    cols += [plans.astype(np.int64) for plans in plans_for(rel, policies)]
     return np.column_stack(cols)
 
 
 def cost_tensor(rel: Release, policies: list[Policy]) -> np.ndarray:
     """n x (workflows * 4): each workflow's cost under each hypothetical true class."""
-    return np.column_stack([p.costs.plan_costs(p.plans(rel)) for p in policies])
+    return np.column_stack([p.costs.plan_costs(plans) for p, plans in zip(policies, plans_for(rel, policies))])
 
 
 @dataclass
@@ -177,8 +177,7 @@ def payload_changed(native: Release, released: Release) -> np.ndarray:
 def verify(native: Release, released: Release, policies: list[Policy], truth: np.ndarray) -> dict:
     """Per workflow: complete plans equal, all-hypothetical-truth costs equal, realized cost equal."""
     plans_equal = costs_equal = realized_equal = 0
-    for p in policies:
-        a, b = p.plans(native), p.plans(released)
+    for p, a, b in zip(policies, plans_for(native, policies), plans_for(released, policies)):
         ca, cb = p.costs.plan_costs(a), p.costs.plan_costs(b)
         plans_equal += int((a == b).sum())
         costs_equal += int(np.all(np.isclose(ca, cb), axis=1).sum())

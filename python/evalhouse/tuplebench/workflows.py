@@ -30,7 +30,7 @@ from . import ontology
 TASKS = ("selective", "clarification", "asymmetric")
 K = 4
 REVIEW = 4
-LR_STRENGTHS = (0.3, 3.0)
+LR_STRENGTHS = (1.0,)
 EPS = 1e-4
 
 
@@ -205,13 +205,27 @@ class Policy:
 
 
 def select_policy(estimators: list[Estimator], costs: CostModel, rel_val: Release, t_val: np.ndarray,
-                  **ids) -> Policy:
+                  posteriors: dict[str, np.ndarray] | None = None, **ids) -> Policy:
+    """The estimator whose Bayes policy has the lowest validation mean cost (earliest on ties)."""
     scores = {}
     for est in estimators:
-        plans = bayes_plans(est.posterior(rel_val), costs)
+        post = posteriors[est.name] if posteriors is not None else est.posterior(rel_val)
+        plans = bayes_plans(post, costs)
         scores[est.name] = float(costs.plan_costs(plans)[np.arange(len(t_val)), t_val].mean())
     best = min(estimators, key=lambda e: (scores[e.name], [x.name for x in estimators].index(e.name)))
     return Policy(estimator=best, costs=costs, validation_cost=scores, **ids)
+
+
+def plans_for(rel: Release, policies: list[Policy]) -> list[np.ndarray]:
+    """Every policy's plans, computing each distinct estimator's posterior once."""
+    posts: dict[int, np.ndarray] = {}
+    out = []
+    for p in policies:
+        key = id(p.estimator)
+        if key not in posts:
+            posts[key] = p.estimator.posterior(rel)
+        out.append(bayes_plans(posts[key], p.costs))
+    return out
 
 
 def realized(costs: CostModel, plans: np.ndarray, truth: np.ndarray) -> np.ndarray:

@@ -188,8 +188,12 @@ def _narrative(rng, fake, facts, company, story_seed) -> Doc:
         if fact == "amount_disputed_usd":
             if value is not None:
                 # Sometimes the amount itself is masked by CFPB-style de-identification.
-                amount = f"{{AMOUNT*|${value:,.2f}}}" if rng.random() < 0.2 else _money(value)
-                render_fact(doc, rng, fact, value, FACTS[fact], {**slots, "amount": amount}, True)
+                masked = rng.random() < 0.2
+                amount = f"{{AMOUNT*|${value:,.2f}}}" if masked else _money(value)
+                phrasing = FACTS[fact]
+                if masked:  # one mention only, so the restored text carries one surrogate amount
+                    phrasing = {**phrasing, "affirmed": [rng.choice(phrasing["affirmed"])], "hedged": []}
+                render_fact(doc, rng, fact, value, phrasing, {**slots, "amount": amount}, True)
             else:
                 render_fact(doc, rng, fact, None, FACTS[fact], slots, False)
             continue

@@ -1,0 +1,21 @@
+select
+    run_id,
+    item_id,
+    system,
+    variant,
+    task,
+    n_seeds,
+    recovery,
+    recovery_ci_low,
+    recovery_ci_high,
+    recovery_change,
+    recovery_change_ci_low,
+    recovery_change_ci_high,
+    mean_cost,
+    mean_cost_ci_low,
+    mean_cost_ci_high,
+    cost_change,
+    cost_change_ci_low,
+    cost_change_ci_high,
+    written_at
+from {{ source('landing_tuplebench', 'tuplebench_ablation_stats') }}

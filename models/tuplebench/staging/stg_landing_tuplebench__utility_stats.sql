@@ -1,0 +1,20 @@
+select
+    run_id,
+    item_id,
+    system,
+    view,
+    task,
+    profile,
+    mean_cost,
+    ci_low,
+    ci_high,
+    diff_vs_full_native,
+    diff_ci_low,
+    diff_ci_high,
+    noninferior,
+    oracle_mean_cost,
+    n_pairs,
+    estimators,
+    delta,
+    written_at
+from {{ source('landing_tuplebench', 'tuplebench_utility_stats') }}
