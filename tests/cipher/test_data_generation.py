@@ -13,7 +13,7 @@ from evalhouse.cipher.restoration import apply_style
 
 @pytest.fixture(scope="module")
 def built():
-    return {d: DomainBuilder(d, 7).build(30) for d in DOMAINS}
+    return {d: DomainBuilder(d, 7).build(20) for d in DOMAINS}
 
 
 def test_source_text_states_every_latent_fact(built):

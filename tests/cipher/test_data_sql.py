@@ -67,14 +67,14 @@ def test_canonical_answers():
 
 @pytest.fixture(scope="module")
 def store():
-    built = {d: DomainBuilder(d, 5).build(60 if d != "fir" else 40) for d in ("fir", "cfpb", "mimic")}
+    built = {d: DomainBuilder(d, 5).build(50 if d != "fir" else 30) for d in ("fir", "cfpb", "mimic")}
     return DomainStore.from_frames({(d, c): sql_table(d, recs, c) for d, recs in built.items() for c in CONDITIONS})
 
 
 def test_set_based_execution_matches_one_statement_per_instance(store):
     # Every seed template: the correlated, set-based form must give exactly the per-instance answers.
     checked = 0
-    for t in load_templates()[::4]:
+    for t in load_templates()[::5]:
         info = analyze_template(t.sql, t.domain)
         store.bind(t.domain, "redacted")
         cur = store.con.execute(t.slots_sql)
@@ -88,7 +88,7 @@ def test_set_based_execution_matches_one_statement_per_instance(store):
                               support_sql=render(info.support_sql, p), ordered=info.ordered)
             assert (res.answer_json, res.support_ids, res.status) == (one.answer_json, one.support_ids, one.status), t.template_id
             checked += 1
-    assert checked > 150
+    assert checked > 120
 
 
 def test_restricted_execution_only_sees_context_records(store):

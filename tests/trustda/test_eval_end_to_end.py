@@ -17,24 +17,25 @@ from evalhouse.landing import LandingZone
 from evalhouse.warehouse import connect, query_df
 from llm_server import text_reply, tool_calls_reply
 
-EVAL_MARTS = ("trustda_outputs", "trustda_reliability", "trustda_robustness", "trustda_operator_effects",
-              "trustda_failure_stages")
+SELECT = ("+trustda_outputs+ +trustda_reliability+ +trustda_robustness+ +trustda_operator_effects+ "
+          "+trustda_failure_stages+")
+LIMIT = 15  # items per track: keeps the folder's run time down; `make run` covers every item
 
 
 @pytest.fixture(scope="module")
 def evaluated(trustda_ci_warehouse):
     from evalhouse.trustda.evaluate import judge, run
 
-    run(JobOptions(scale="ci"))
+    run(JobOptions(scale="ci", limit=LIMIT))
     judge(JobOptions(scale="ci"))
-    dbt_build(select="+trustda_outputs+ +trustda_reliability+ +trustda_robustness+ +trustda_operator_effects+ "
-                     "+trustda_failure_stages+", target="ci")
+    dbt_build(select=SELECT)
     return trustda_ci_warehouse
 
 
-def test_builtin_systems_answer_every_item(evaluated):
-    items = query_df("select (select count(*) from trustda_source_tasks) + (select count(*) from trustda_instances) as n")
-    n_items = int(items["n"][0])
+def test_builtin_systems_answer_every_selected_item(evaluated):
+    tracks = query_df("select track, count(*) as n from trustda_instances group by track union all "
+                      "select 'original', count(*) from trustda_source_tasks where answer_status in ('ok', 'label')")
+    n_items = int(sum(min(LIMIT, n) for n in tracks["n"]))
     per_system = query_df("select system, count(*) as n from trustda_outputs group by system order by system")
     assert dict(zip(per_system["system"], per_system["n"])) == {"evidence-gated": n_items, "path-follower": n_items}
     unjudged = query_df("select count(*) as n from trustda_outputs where track = 'reliability' and reliability_mode is null")
@@ -100,7 +101,7 @@ def test_a_rerun_resumes_without_writing(evaluated):
     zone = LandingZone()
     before = {t: len(list(zone.table_dir(t).glob("*/*.parquet")))
               for t in ("trustda_eval_outputs", "trustda_eval_judgments", "trustda_eval_correctness")}
-    run(JobOptions(scale="ci"))
+    run(JobOptions(scale="ci", limit=LIMIT))
     judge(JobOptions(scale="ci"))
     after = {t: len(list(zone.table_dir(t).glob("*/*.parquet"))) for t in before}
     assert after == before
@@ -125,7 +126,7 @@ def test_agentic_runner_end_to_end_through_the_cli(evaluated, loopback_llm):
     judged = subprocess.run([exe, "judge", "--benchmark", "trustda", "--scale", "ci"], capture_output=True, text=True,
                             env=os.environ.copy(), timeout=600)
     assert judged.returncode == 0, judged.stderr[-2000:]
-    dbt_build(select="+trustda_outputs+ +trustda_reliability+ +trustda_robustness+", target="ci")
+    dbt_build(select=SELECT)
     out = query_df("select * from trustda_outputs where system in ('llm', 'llm+gate') order by system, instance_id")
     assert len(out) == 2 * 3  # one item per track, two agent systems
     assert (out["status"] == "ok").all() and (out["turns"] == 3).all() and (out["tool_calls"] == 2).all()
@@ -145,5 +146,5 @@ def test_agentic_runner_end_to_end_through_the_cli(evaluated, loopback_llm):
     sent = json.dumps(loopback_llm.requests)
     for row in secrets.itertuples():
         assert row.operator not in sent and row.source_reference_answer not in sent
-        assert row.gold_reason is None or row.gold_reason not in sent
+        assert not isinstance(row.gold_reason, str) or row.gold_reason not in sent
 

@@ -189,3 +189,58 @@ def test_cli_reports_findings_and_exit_status(tmp_path, godrej):
     assert passed.returncode == 0 and json.loads(passed.stdout)["passed"] is True
     missing = subprocess.run([str(exe), "gate", str(tmp_path / "nope"), "-q", "x"], capture_output=True, text=True)
     assert missing.returncode == 2 and "no package" in missing.stderr
+
+
+def test_a_field_in_another_unit_is_a_note_not_a_refusal(tmp_path, godrej):
+    frame = godrej.rename(columns={"Close Price": "close_price_usd"})
+    q = 'What is the mean "close_price_1000usd" (closing price in thousands of dollars)?'
+    result = check(_package(tmp_path, {"GODREJIND.csv": frame}), q)
+    assert result.passed and "unit_label" in _kinds(result)
+
+
+def test_a_header_spelled_out_by_the_question_is_a_synonym(tmp_path, godrej):
+    frame = godrej.rename(columns={"Close Price": "closing_price"})
+    q = 'What is the mean "close_px" (closing price of the day)?'
+    result = check(_package(tmp_path, {"GODREJIND.csv": frame}), q)
+    assert result.passed and "header_synonym" in _kinds(result)
+    unrelated = godrej.rename(columns={"Close Price": "settlement_level"})
+    assert not check(_package(tmp_path, {"GODREJIND.csv": unrelated}, "other"), q).passed
+
+
+def test_a_field_listed_only_in_a_data_dictionary_is_missing(tmp_path):
+    folder = tmp_path / "xl"
+    folder.mkdir()
+    wb = Workbook()
+    data = wb.active
+    data.title = "Data"
+    for row in [["id", "mass_g"], [1, 10.0], [2, 12.5], [3, 9.0]]:
+        data.append(row)
+    dictionary = wb.create_sheet("Variables")
+    for row in [["variable", "description"], ["mass_g", "body mass"], ["length_mm", "body length"]]:
+        dictionary.append(row)
+    wb.save(folder / "animals.xlsx")
+    result = check(folder, 'What is the average "length_mm" (body length in millimetres)?')
+    assert any(f.kind == "missing_field" for f in result.blocking)
+
+
+def test_files_the_question_combines_but_the_package_lacks(tmp_path, godrej):
+    q = 'Across the files, what is the mean "Close Price" of companies in the "Chemicals" sector?'
+    result = check(_package(tmp_path, {"GODREJIND.csv": godrej}), q)
+    assert any(f.kind == "missing_file" for f in result.blocking)
+
+
+def test_a_year_no_sheet_header_or_value_carries(tmp_path):
+    folder = tmp_path / "xl"
+    folder.mkdir()
+    wb = Workbook()
+    for i, title in enumerate(["Sheet1", "Sheet2"]):
+        ws = wb.active if i == 0 else wb.create_sheet(title)
+        ws.title = title
+        for row in [["country", "life_expectancy"], ["A", 70.0 + i], ["B", 60.0 + i]]:
+            ws.append(row)
+    wb.save(folder / "by_year.xlsx")
+    result = check(folder, "What is the average life expectancy across countries in 2007?")
+    assert any(f.kind == "missing_structural_context" for f in result.blocking)
+    wb["Sheet2"].title = "2007"
+    wb.save(folder / "by_year.xlsx")
+    assert check(folder, "What is the average life expectancy across countries in 2007?").passed

@@ -73,3 +73,50 @@ def test_recovery_mart(tb):
     assert (full["recovery"] > 0.5).all()  # scores reveal mechanisms absent from the candidates
     assert np.allclose(full["gain_over_choice"],
                        full["recovery"] - pooled[pooled["view"] == "choice"].set_index("system")["recovery"])
+
+
+def test_utility_mart(tb):
+    u = query_df("select * from tuplebench_utility")
+    assert len(u) == len(DEFAULT_SYSTEMS) * 3 * 5 * 6
+    ref = u[u["view"] == "full_native"]
+    assert ref["noninferior_to_full_native"].isna().all() and (ref["diff_vs_full_native"] == 0).all()
+    rest = u[u["view"] != "full_native"]
+    assert ((rest["diff_vs_full_native_ci_high"] <= 0.1) == rest["noninferior_to_full_native"]).all()
+    assert (u["mean_cost"] >= u["oracle_mean_cost"]).all()
+    no_out = u[(u["view"] == "no_output") & (u["profile"] == "base") & (u["task"] == "selective")]
+    assert np.allclose(no_out["mean_cost"], 2.0)  # with no release, trusted review (2) beats routing blind
+    base = u[u["profile"] == "base"].pivot_table(index=["system", "task"], columns="view", values="mean_cost")
+    assert (base["full_native"] < base["choice"]).mean() >= 0.5
+
+
+def test_frontier_mart(tb):
+    f = query_df("select * from tuplebench_frontier")
+    assert len(f) == len(DEFAULT_SYSTEMS) * 5 * 3
+    assert f.groupby("task")["non_dominated"].any().all()
+    for _, g in f.groupby("task"):
+        for r in g[g["non_dominated"]].itertuples():
+            better = g[(g["recovery"] <= r.recovery) & (g["mean_cost"] <= r.mean_cost)
+                       & ((g["recovery"] < r.recovery) | (g["mean_cost"] < r.mean_cost))]
+            assert better.empty
+
+
+def test_wcpq_mart_preserves_every_workflow(tb):
+    w = query_df("select * from tuplebench_wcpq").set_index(["variant", "system"])
+    strict = w.loc["wcpq_strict"]
+    assert sorted(strict.index) == DEFAULT_SYSTEMS
+    assert (strict["comparisons"] == 144 * 18).all()
+    assert strict["all_preserved"].all() and (strict["realized_costs_preserved"] == strict["comparisons"]).all()
+    assert (strict["n_cost_increases"] == 0).all() and (strict["coverage"] > 0.5).all()
+    assert (strict["n_payloads_changed"] <= strict["n_covered"]).all() and (strict["n_payloads_changed"] > 0).all()
+    assert np.allclose(strict["mean_cost_native"], strict["mean_cost_defended"])
+    zero = w.loc["wcpq_bounded_alpha_0"]
+    assert (zero["n_cost_increases"] == 0).all()
+    assert (w["recovery_change_ci_low"] <= w["recovery_change"]).all()
+
+
+def test_field_ablations_mart(tb):
+    a = query_df("select * from tuplebench_field_ablations")
+    assert set(a["variant"]) == {"native", "quantize", "top_two", "temperature", "gaussian_noise"}
+    assert (a[a["variant"] == "gaussian_noise"]["n_seeds"] == 3).all()
+    native = a[a["variant"] == "native"]
+    assert (native["recovery_change"] == 0).all() and (native["cost_change"] == 0).all()

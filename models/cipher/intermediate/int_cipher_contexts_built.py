@@ -64,11 +64,13 @@ def model(dbt, session):
             draws = {i: _draw(members[i][0]["instance_id"], members[i][1]["condition"], attempt,
                               json.loads(members[i][1]["support_ids"]), universe[d], seed) for i in todo}
             jobs = [(members[i][1]["condition"], json.loads(members[i][0]["params_json"]), draws[i][0]) for i in todo]
-            results = execute_jobs(store, sql_t, sup_t, d, jobs, answer_type, ordered)
+            # Support ids are row predicates evaluated per record and every support record is in the
+            # context, so only the answer can change: compare it with the full-table gold.
+            results = execute_jobs(store, sql_t, sup_t, d, jobs, answer_type, ordered, with_support=False)
             retry = []
             for i, res in zip(todo, results):
                 g = members[i][1]
-                ok = res.answer_json == g["answer_json"] and res.support_json == g["support_ids"]
+                ok = res.answer_json == g["answer_json"]
                 final[i] = (draws[i], res, ok, attempt + 1)
                 if not ok:
                     retry.append(i)

@@ -10,7 +10,7 @@ from collections import defaultdict
 import pyarrow as pa
 
 from evalhouse.cipher.domains import CONDITIONS
-from evalhouse.cipher.sql_exec import as_arrow, DomainStore, execute_template, execute_template_conditions
+from evalhouse.cipher.sql_exec import as_arrow, DomainStore, execute_template_conditions
 
 _TYPES = {"n_support": pa.int64(), "narrative_sensitive": pa.bool_()}
 
@@ -44,7 +44,10 @@ def model(dbt, session):
     for (domain, sql_t, sup_t, so_t, answer_type, ordered), members in groups.items():
         params = [json.loads(m["params_json"]) for m in members]
         gold = execute_template_conditions(store, sql_t, sup_t, domain, list(CONDITIONS), params, answer_type, ordered)
-        alt = execute_template(store, so_t, sup_t, domain, "redacted", params, answer_type, ordered) if so_t else None
+        alt = None
+        if so_t:
+            alt = execute_template_conditions(store, so_t, sup_t, domain, ["redacted"], params, answer_type, ordered,
+                                              with_support=False)["redacted"]
         for i, m in enumerate(members):
             so_answer = alt[i].answer_json if alt else None
             sensitive = bool(m["projects_annotation"]) or (alt is not None and so_answer != gold["redacted"][i].answer_json)

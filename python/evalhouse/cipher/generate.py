@@ -16,7 +16,7 @@ SCALES = {
     "paper": {"records": {"fir": 322, "cfpb": 400, "mimic": 500}, "questions": {"fir": 1571, "cfpb": 1356, "mimic": 500}},
     "ci": {"records": {"fir": 45, "cfpb": 50, "mimic": 50}, "questions": {"fir": 40, "cfpb": 40, "mimic": 30}},
 }
-GENERATOR_VERSION = 1
+GENERATOR_VERSION = 2
 BATCH = 500
 
 _ARROW = {"VARCHAR": pa.string(), "INTEGER": pa.int64(), "BIGINT": pa.int64(), "DOUBLE": pa.float64(),

@@ -67,7 +67,8 @@ class Instantiator:
                                            t.answer_type, info.ordered)
         alt = None
         if so is not None:
-            alt = execute_template(self.store, so, info.support_sql, t.domain, "redacted", batch, t.answer_type, info.ordered)
+            alt = execute_template_conditions(self.store, so, info.support_sql, t.domain, ["redacted"], batch, t.answer_type,
+                                              info.ordered, with_support=False)["redacted"]
         keep = []
         for j, params in enumerate(batch):
             rs = [gold[c][j] for c in CONDITIONS]

@@ -282,20 +282,24 @@ def execute_template(store: DomainStore, template_sql: str, support_template: st
 
 def execute_template_conditions(store: DomainStore, template_sql: str, support_template: str, domain: str,
                                 conditions: list[str], params: list[dict], answer_type: str, ordered: bool,
-                                record_ids: dict[str, list[list[str]]] | None = None) -> dict[str, list[ExecResult]]:
+                                record_ids: dict[str, list[list[str]]] | None = None,
+                                with_support: bool = True) -> dict[str, list[ExecResult]]:
     """Every parameter row on every condition, in one statement per LIMIT value."""
     jobs = [(c, p, None if record_ids is None else record_ids[c][i]) for c in conditions for i, p in enumerate(params)]
-    flat = execute_jobs(store, template_sql, support_template, domain, jobs, answer_type, ordered)
+    flat = execute_jobs(store, template_sql, support_template, domain, jobs, answer_type, ordered, with_support)
     return {c: flat[k * len(params):(k + 1) * len(params)] for k, c in enumerate(conditions)}
 
 
 def execute_jobs(store: DomainStore, template_sql: str, support_template: str, domain: str,
-                 jobs: list[tuple[str, dict, list[str] | None]], answer_type: str, ordered: bool) -> list[ExecResult]:
+                 jobs: list[tuple[str, dict, list[str] | None]], answer_type: str, ordered: bool,
+                 with_support: bool = True) -> list[ExecResult]:
     """Execute one template for many (condition, parameters, record ids or None) jobs.
 
     Slots become correlated references to a parameter table (one row per job), so DuckDB plans
     the query once per LIMIT value; record ids restrict a job to those records (a
-    support-controlled context). Falls back to one statement per job if the set-based form fails.
+    support-controlled context). ``with_support=False`` skips the support query (support_ids is
+    then empty and the status reflects the answer only). Falls back to one statement per job if the
+    set-based form fails.
     """
     for c in {j[0] for j in jobs}:
         store._check(domain, c)
@@ -312,10 +316,10 @@ def execute_jobs(store: DomainStore, template_sql: str, support_template: str, d
         sel = [jobs[k] for k in idx]
         try:
             rows = _run_correlated(store, sql_t, support_template, domain, [c for c, _p, _i in sel], [p for _c, p, _i in sel],
-                                   [ids or [] for _c, _p, ids in sel] if restricted else None)
+                                   [ids or [] for _c, _p, ids in sel] if restricted else None, with_support)
             for k, (answer_rows, support) in zip(idx, rows):
                 answer = canonical_answer(answer_rows, answer_type, ordered)
-                status = "empty" if is_empty_answer(answer) or not support else "ok"
+                status = "empty" if is_empty_answer(answer) or (with_support and not support) else "ok"
                 results[k] = ExecResult(answer, sorted(support), status)
         except (duckdb.Error, KeyError, ValueError, TypeError):
             from .sql_validate import render
@@ -350,7 +354,7 @@ def _param_table(params: list[dict]):
     return pa.table(cols)
 
 
-def _run_correlated(store, sql_t, sup_t, domain, conds, params, record_ids):
+def _run_correlated(store, sql_t, sup_t, domain, conds, params, record_ids, with_support=True):
     import pyarrow as pa
     if record_ids is None:
         expr = f"SELECT * EXCLUDE (_cond) FROM {domain}__all WHERE _cond = _p._cond"
@@ -365,9 +369,11 @@ def _run_correlated(store, sql_t, sup_t, domain, conds, params, record_ids):
     ptab = _param_table(params).append_column("_cond", pa.array(conds, pa.string()))
     store.con.register("_p", ptab)
     try:
+        support_expr = (f"(SELECT CAST(to_json(list(_s.record_id)) AS VARCHAR) FROM ({sup}) AS _s)"
+                        if with_support else "NULL")
         fetched = store.con.execute(
             f"SELECT _p.n, (SELECT CAST(to_json(list(_q)) AS VARCHAR) FROM ({sql}) AS _q), "
-            f"(SELECT CAST(to_json(list(_s.record_id)) AS VARCHAR) FROM ({sup}) AS _s) FROM _p ORDER BY _p.n").fetchall()
+            f"{support_expr} FROM _p ORDER BY _p.n").fetchall()
     finally:
         store.con.unregister("_p")
         if record_ids is not None:

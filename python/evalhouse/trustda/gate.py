@@ -27,7 +27,9 @@ BLOCKING = ("duplicate_header", "missing_field", "nulled_values", "missing_file"
 ADVISORY = ("non_observation_rows", "distractor_column", "decoy_columns", "unit_label",
             "multi_level_header", "long_format", "header_synonym")
 MAX_ROWS_LISTED = 20
-NULL_SHARE_BLOCKING = float(__import__('os').environ.get('EVALHOUSE_GATE_NULL_SHARE', '0.05'))
+# empty cells in a needed column above this share block, unless the question says how to treat them
+# (below it: sporadic gaps that aggregation skips; DM/DAM empty far more of the answer path)
+NULL_SHARE_BLOCKING = 0.05
 
 
 @dataclass
@@ -109,7 +111,8 @@ def check(package: Path | str, question: str) -> GateResult:
 # ---------------------------------------------------------------- question terms
 
 QUOTES = re.compile(r'"([^"\n]{1,80})"|“([^”\n]{1,80})”|`([^`\n]{1,80})`|(?<![\w])\'([^\'\n]{1,60})\'(?![\w])')
-FIELD_CUES = re.compile(r"^\s*(column|columns|field|fields|variable|variables|feature|features|attribute|header)\b", re.I)
+FIELD_CUES = re.compile(r"^\s*(column|columns|field|fields|variable|variables|feature|features|attribute|header|"
+                        r"equal to|equals|group|groups|greater than|less than|above|below)\b", re.I)
 FIELD_CUES_BEFORE = re.compile(r"\b(column|columns|field|fields|variable|variables|feature|features|attribute)s?\s*$", re.I)
 IDENTIFIER = re.compile(r"\b([A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+|[a-z]+[A-Z][A-Za-z0-9]+)\b")
 NULL_CUES = re.compile(r"\b(missing|null|nulls|nan|na|empty|blank|impute|imputation|fill|fillna|dropna|drop rows|incomplete)\b", re.I)

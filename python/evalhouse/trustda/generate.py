@@ -59,7 +59,7 @@ def collect_sources(config: dict) -> tuple[list[SourceTask], list[dict]]:
     return tasks, issues
 
 
-CI_ALWAYS = ALWAYS | {"unit_scale_conversion", "csv_wide_long_reshape"}
+CI_ALWAYS = ALWAYS | {"unit_scale_conversion", "csv_wide_long_reshape", "non_observation_row_injection"}
 
 
 def plan_operators(task: SourceTask, seed: int, per_task: int, turn: int = 0, always=ALWAYS) -> list[str]:

@@ -63,8 +63,9 @@ def reliability_section(con) -> Section:
                                     effects[["operator_code", "system_label", "mrs"]].to_dict("records"),
                                     x="operator_code", y="mrs", series="system_label",
                                     x_label="operator", y_label="MRS (%)"))
-        modes = effects.melt(id_vars=["operator_code", "system_label"], value_vars=["frr", "prr", "nrr"],
-                             var_name="mode", value_name="rate")
+        modes = effects[["operator_code", "system_label", "frr", "prr", "nrr"]].melt(
+            id_vars=["operator_code", "system_label"], value_vars=["frr", "prr", "nrr"], var_name="mode",
+            value_name="rate")
         modes["column"] = modes["system_label"] + " · " + modes["mode"].str.upper()
         section.blocks.append(Chart("Response modes per reliability operator (Figure 4)", "heatmap",
                                     modes[["operator_code", "column", "rate"]].to_dict("records"),
@@ -111,8 +112,9 @@ def robustness_section(con) -> Section:
             "acc_rob", "avg_asr"]
     section.blocks.append(Table("Robustness per system, variant and dataset (Table 3)", rob[cols].round(2)))
     levels = rob[(rob["dataset"] == "all") & (rob["variant"] == "official")]
-    level_rows = levels.melt(id_vars=["system_label"], value_vars=["asr_l0", "asr_l1", "asr_l2", "asr_l3"],
-                             var_name="level", value_name="asr").dropna()
+    level_cols = ["asr_l0", "asr_l1", "asr_l2", "asr_l3"]
+    level_rows = levels[["system_label", *level_cols]].melt(id_vars=["system_label"], value_vars=level_cols,
+                                                             var_name="level", value_name="asr").dropna()
     if not level_rows.empty:
         level_rows["level"] = level_rows["level"].str.replace("asr_l", "L")
         section.blocks.append(Chart("ASR by difficulty level (Figure 6)", "line", level_rows.to_dict("records"),

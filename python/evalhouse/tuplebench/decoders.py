@@ -22,6 +22,7 @@ no-output baseline (exactly 50% because paired worlds have identical inputs).
 from __future__ import annotations
 
 import json
+import warnings
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -135,11 +136,14 @@ def _fit_rep(x: np.ndarray, mech: np.ndarray, kind: str) -> _MechModel:
         rows = rows[~np.isnan(rows).all(axis=1)] if rows.ndim == 2 else rows
         if len(rows) == 0:
             continue
-        with np.errstate(all="ignore"):
-            mu = np.nanmean(rows, axis=0) if np.isfinite(rows).any() else np.zeros(rows.shape[1])
+        with warnings.catch_warnings():  # an all-missing column (omitted score) has no mean
+            warnings.simplefilter("ignore", RuntimeWarning)
+            mu = np.nanmean(rows, axis=0)
         means[m] = np.where(np.isnan(mu), 0.0, mu)
         resid.append(rows - means[m])
-    var = np.nanvar(np.vstack(resid), axis=0) if resid else np.ones(x.shape[1])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        var = np.nanvar(np.vstack(resid), axis=0) if resid else np.ones(x.shape[1])
     model.stats = {"means": means, "var": np.maximum(np.nan_to_num(var, nan=1.0), VAR_FLOOR)}
     return model
 

@@ -37,7 +37,9 @@ def run(opts: JobOptions) -> None:
     worlds = load_worlds()
     selected = [n for n, s in builtin_systems.SYSTEMS.items() if (n in opts.methods if opts.methods else s.default)]
     if selected:
-        run_builtin(worlds, selected, opts)
+        from .stats import single_threaded_blas
+        with single_threaded_blas():
+            run_builtin(worlds, selected, opts)
     if opts.model:
         run_llm(worlds, opts)
 

@@ -21,8 +21,10 @@ import numpy as np
 import pandas as pd
 
 from ..benchmarks import JobOptions
+from ..config import code_version
 from ..runs import open_run
 from . import ontology, stats, wcpq
+from .stats import single_threaded_blas
 from .decoders import _candidate_ids
 from .recovery_job import decode_frame, fingerprint, load_release_frame, pair_correct
 from .workflows import (TASKS, CostModel, Policy, Release, cost_model, fit_estimators, oracle_costs,
@@ -200,12 +202,13 @@ def run(opts: JobOptions) -> dict:
     frame = load_release_frame()
     if frame.empty:
         return {"skipped": "no responses"}
-    config = {"responses": fingerprint(frame), "seed": opts.seed, "tag": opts.run_tag, "delta": DELTA,
+    config = {"responses": fingerprint(frame), "seed": opts.seed, "tag": opts.run_tag, "code": code_version(), "delta": DELTA,
               "alphas": list(ALPHAS), "resamples": stats.RESAMPLES}
     with open_run(PART2_KIND, config, benchmark="tuplebench") as run:
         if run.done_items("tuplebench_wcpq_stats"):
             return {"skipped": "already done", "run_id": run.run_id}
-        result = compute(frame, opts.seed)
+        with single_threaded_blas():
+            result = compute(frame, opts.seed)
         for table, rows in result["tables"].items():
             for start in range(0, len(rows), 20000):
                 run.write(table, rows[start:start + 20000])

@@ -12,8 +12,10 @@ import numpy as np
 import pandas as pd
 
 from ..benchmarks import JobOptions
+from ..config import code_version
 from ..runs import open_run
 from . import stats
+from .stats import single_threaded_blas
 from .decoders import VIEW_REPRESENTATIONS, consumer_view, fit_select_score
 
 DECODE_KIND = "tuplebench.decode"
@@ -115,15 +117,16 @@ def run(opts: JobOptions) -> dict:
     frame = load_release_frame()
     if frame.empty:
         return {"skipped": "no responses"}
-    config = {"responses": fingerprint(frame), "seed": opts.seed, "tag": opts.run_tag,
+    config = {"responses": fingerprint(frame), "seed": opts.seed, "tag": opts.run_tag, "code": code_version(),
               "resamples": stats.RESAMPLES}
     with open_run(DECODE_KIND, config, benchmark="tuplebench") as run:
         if run.done_items("tuplebench_recovery_stats"):
             return {"skipped": "already done", "run_id": run.run_id}
         t0 = time.perf_counter()
-        preds, n_fits = decode_frame(frame, "native", opts.seed)
-        t1 = time.perf_counter()
-        rows = recovery_statistics(preds, frame, opts.seed)
+        with single_threaded_blas():
+            preds, n_fits = decode_frame(frame, "native", opts.seed)
+            t1 = time.perf_counter()
+            rows = recovery_statistics(preds, frame, opts.seed)
         t2 = time.perf_counter()
         preds["item_id"] = preds["variant"] + "|" + preds["system"] + "|" + preds["view"] + "|" + preds["world_id"]
         records = preds.to_dict("records")

@@ -146,7 +146,7 @@ def _narratives(rng, fake, facts, s, accused, story_seed, place) -> dict[str, Do
              "phone": lambda: f"9{story.randint(100000000, 999999999)}", "witness": lambda: fake.name_male(),
              "father": lambda: fake.name_male(), "officer": lambda: fake.name_male(), "months": lambda: story.randint(2, 11),
              "post": post, "amount": f"{facts['bribe_amount_inr'] or 0:,}"}
-    target = story.randint(430, 740)
+    target = story.randint(475, 790)
     st = Doc()
     st.add(f"I, {{PERSON|{s['complainant_name']}}}, son of {{PERSON|{s['complainant_father_name']}}}, resident of village "
            f"{{LOCATION|{place}}}, state as follows.")

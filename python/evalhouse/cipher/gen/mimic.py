@@ -101,7 +101,7 @@ def _slots(rng, story, fake):
 def _sections(rng, fake, facts, story_seed) -> dict[str, Doc]:
     story = random.Random(story_seed)
     slots = _slots(rng, story, fake)
-    target = story.randint(660, 1160)
+    target = story.randint(700, 1200)
     primary = facts["primary_diagnosis"]
     pmh = ", ".join(story.sample(["hypertension", "hyperlipidemia", "type 2 diabetes", "CKD stage 3", "obesity", "GERD"], k=2))
     docs = {name: Doc() for name in ("chief_complaint", "history_of_present_illness", "brief_hospital_course",
