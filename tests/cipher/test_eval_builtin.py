@@ -60,7 +60,7 @@ def test_failed_outputs_carry_one_failure_label_from_provenance(evaluated):
     assert scores[~scores["failed"]]["failure_label"].isna().all()
     assert set(failed["failure_label"]) <= {"evidence_selection", "predicate_interpretation",
                                             "aggregation_count", "entity_grounding", "other"}
-    modes = _df("""select population, operation, sum(share_pct) s from cipher_failure_modes
+    modes = _df("""select population, setting, condition, operation, sum(share_pct) s from cipher_failure_modes
                    where system_scope = '(all non-oracle)' and domain = '(all)' and n_cell_total > 0
                    group by all""")
     assert set(modes["population"]) >= {"all_failures"}

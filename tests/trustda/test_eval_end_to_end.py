@@ -15,7 +15,7 @@ from evalhouse.benchmarks import JobOptions
 from evalhouse.dbt_runner import dbt_build
 from evalhouse.landing import LandingZone
 from evalhouse.warehouse import connect, query_df
-from llm_server import text_reply, tool_calls_reply
+from llm_server import json_reply, text_reply, tool_calls_reply
 
 SELECT = ("+trustda_outputs+ +trustda_reliability+ +trustda_robustness+ +trustda_operator_effects+ "
           "+trustda_failure_stages+")
@@ -123,15 +123,21 @@ def test_agentic_runner_end_to_end_through_the_cli(evaluated, loopback_llm):
     ran = subprocess.run([exe, "run", "--benchmark", "trustda", *common, "--method", "llm", "--method", "llm+gate"],
                          capture_output=True, text=True, env=os.environ.copy(), timeout=600)
     assert ran.returncode == 0, ran.stderr[-2000:]
-    judged = subprocess.run([exe, "judge", "--benchmark", "trustda", "--scale", "ci"], capture_output=True, text=True,
-                            env=os.environ.copy(), timeout=600)
+    verdict = {"recognizes_problem": True, "reason_consistent": False, "gives_concrete_answer": True,
+               "label": "none", "failure_form": "recognized_overridden", "rationale": "hedges, then answers"}
+    loopback_llm.set_handler(lambda body: json_reply(verdict))
+    judged = subprocess.run([exe, "judge", "--benchmark", "trustda", "--scale", "ci", "--judge-model",
+                             "vllm/loopback-judge", "--base-url", loopback_llm.base_url],
+                            capture_output=True, text=True, env=os.environ.copy(), timeout=600)
     assert judged.returncode == 0, judged.stderr[-2000:]
     dbt_build(select=SELECT)
     out = query_df("select * from trustda_outputs where system in ('llm', 'llm+gate') order by system, instance_id")
     assert len(out) == 2 * 3  # one item per track, two agent systems
     assert (out["status"] == "ok").all() and (out["turns"] == 3).all() and (out["tool_calls"] == 2).all()
     assert (out["trajectory_steps"] == 7).all()
-    assert out.loc[out["track"] == "reliability", "reliability_mode"].notna().all()
+    reliability = out[out["track"] == "reliability"]
+    assert (reliability["judge"] == "llm").all() and (reliability["reliability_mode"] == "none").all()
+    assert (reliability["failure_form"] == "recognized_overridden").all()
     steps = query_df("select * from stg_landing_trustda_eval__trajectory_steps where tool_name = 'python'")
     assert len(steps) == 6 and (steps["tool_status"] == "ok").all()
     # the sandbox held exactly the instance's files
@@ -143,7 +149,9 @@ def test_agentic_runner_end_to_end_through_the_cli(evaluated, loopback_llm):
         assert row.content.strip().endswith(str(sorted(json.loads(listed[instance]))))
     # the firewall: nothing evaluator-side reached the model
     secrets = query_df("select gold_reason, operator, source_reference_answer from trustda_instances")
-    sent = json.dumps(loopback_llm.requests)
+    subject = [r for r in loopback_llm.requests if r.get("tools")]  # the judge (json mode) sends no tools
+    assert len(subject) == 2 * 3 * 3  # the judge may see the gold reason; the subject never
+    sent = json.dumps(subject)
     for row in secrets.itertuples():
         assert row.operator not in sent and row.source_reference_answer not in sent
         assert not isinstance(row.gold_reason, str) or row.gold_reason not in sent

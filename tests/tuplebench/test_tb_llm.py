@@ -62,3 +62,7 @@ def test_run_with_model_collects_native_responses(tb_copy, loopback_llm):
     assert json.loads(attempts["probabilities"].iloc[0])  # recorded as given
     probe = query_df("select * from tuplebench_refusal_probe where system = 'vllm/loopback-model' and domain = 'all'")
     assert probe["n_withheld"].iloc[0] == 6
+    # too few answered worlds for cross-fitted decoders: the system is skipped, not crashed on
+    from evalhouse.tuplebench.recovery_job import eligible, load_release_frame
+    kept, skipped = eligible(load_release_frame())
+    assert skipped == ["vllm/loopback-model"] and "vllm/loopback-model" not in set(kept["system"])

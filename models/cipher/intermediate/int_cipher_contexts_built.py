@@ -11,6 +11,7 @@ from collections import defaultdict
 
 import pyarrow as pa
 
+from evalhouse.cipher.domains import DOMAINS
 from evalhouse.cipher.sql_exec import as_arrow, DomainStore, execute_jobs
 
 _TYPES = {"n_records": pa.int64(), "n_support": pa.int64(), "n_distractors": pa.int64(), "distractors_verified": pa.bool_(),
@@ -35,7 +36,8 @@ def _staged(dbt, domain):
     # dbt needs literal ref() arguments to see the dependencies
     refs = {"fir": dbt.ref("stg_landing_cipher__records_fir"), "cfpb": dbt.ref("stg_landing_cipher__records_cfpb"),
             "mimic": dbt.ref("stg_landing_cipher__records_mimic")}
-    return as_arrow(refs[domain])
+    cols = ", ".join(["condition", *DOMAINS[domain].sql_columns])  # no narrative text: SQL never reads it
+    return as_arrow(refs[domain].filter("condition in ('redacted', 'restored')").project(cols))
 
 
 def model(dbt, session):

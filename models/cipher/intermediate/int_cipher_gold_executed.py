@@ -1,7 +1,7 @@
 """Gold answers: every instance's SQL executed on each condition's table inside `dbt build`.
 
 Support ids come from executing the SQL's own row predicates (the derived support SQL). Instances
-of one template run as one set-based statement per condition (see sql_exec.execute_template).
+of one template run as one set-based statement for both conditions (sql_exec.execute_template_conditions).
 Also executes the structured-only variant (narrative predicates dropped) for the audit rule.
 """
 import json
@@ -9,7 +9,7 @@ from collections import defaultdict
 
 import pyarrow as pa
 
-from evalhouse.cipher.domains import CONDITIONS
+from evalhouse.cipher.domains import DOMAINS, CONDITIONS
 from evalhouse.cipher.sql_exec import as_arrow, DomainStore, execute_template_conditions
 
 _TYPES = {"n_support": pa.int64(), "narrative_sensitive": pa.bool_()}
@@ -22,7 +22,8 @@ def _staged(dbt, domain):
     # dbt needs literal ref() arguments to see the dependencies
     refs = {"fir": dbt.ref("stg_landing_cipher__records_fir"), "cfpb": dbt.ref("stg_landing_cipher__records_cfpb"),
             "mimic": dbt.ref("stg_landing_cipher__records_mimic")}
-    return as_arrow(refs[domain])
+    cols = ", ".join(["condition", *DOMAINS[domain].sql_columns])  # no narrative text: SQL never reads it
+    return as_arrow(refs[domain].filter("condition in ('redacted', 'restored')").project(cols))
 
 
 def model(dbt, session):

@@ -15,7 +15,7 @@ def _staged(dbt, domain):
     # dbt needs literal ref() arguments to see the dependencies
     refs = {"fir": dbt.ref("stg_landing_cipher__records_fir"), "cfpb": dbt.ref("stg_landing_cipher__records_cfpb"),
             "mimic": dbt.ref("stg_landing_cipher__records_mimic")}
-    return as_arrow(refs[domain])
+    return as_arrow(refs[domain].filter("condition in ('redacted', 'restored')"))
 
 
 def model(dbt, session):

@@ -11,7 +11,7 @@ import random
 from collections import defaultdict
 
 from .domains import ANSWER_TYPES, CONDITIONS, OPERATIONS, PAPER_TABLE1
-from .sql_exec import DomainStore, execute_template, execute_template_conditions
+from .sql_exec import DomainStore, execute_template_conditions
 from .sql_validate import SQLValidationError, analyze_template, render
 from .templates import Template, _projects_annotation, structured_only_template
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ..errors import BadInput
 from .answer_path import load_package
+from .builtin import _reencodable
 from .operators.dbops import columns
 from .package import CsvDoc, commit_package, new_staging_dir, relative_package_path, table_name_for
 from .protocols import SourceTask
@@ -61,7 +62,7 @@ def import_dabench(folder: Path, limit: int | None = None) -> tuple[list[SourceT
         pkg = packages[file_name]
         if pkg is None:
             continue
-        folder_, digest, types = pkg
+        folder_, digest, types, profile = pkg
         table = table_name_for(file_name)
         fields = _fields(q, types)
         pairs = [(str(n), str(v)) for n, v in answers]
@@ -71,7 +72,8 @@ def import_dabench(folder: Path, limit: int | None = None) -> tuple[list[SourceT
             category=", ".join(q.get("concepts", [])), level=q.get("level", "medium"), files=[file_name],
             gold_sql=None, answer_names=[n for n, _ in pairs], reference_pairs=pairs,
             fields_used=[(table, c) for c in fields], steps=1,
-            meta={"file_kind": "csv", "package_name": Path(file_name).stem, **({"agg_col": fields[0]} if fields else {})},
+            meta={"file_kind": "csv", "package_name": Path(file_name).stem, **({"agg_col": fields[0]} if fields else {}),
+                  "value_profile": {f"{table}.{c}": profile.get(c) for c in fields}},
             package_path=relative_package_path(folder_), package_hash=digest))
     return tasks, issues
 
@@ -87,12 +89,13 @@ def _package(path: Path, issues: list[dict]):
         con = load_package(staging)
         table = table_name_for(path.name)
         types = {r[0]: r[1] for r in con.execute(f'describe "{table}"').fetchall()}
+        profile = {c: _reencodable(con, table, c) for c in types}
         con.close()
     except BadInput as exc:
         issues.append({"dataset": "dabench", "file": path.name, "reason": str(exc)})
         return None
     folder, digest = commit_package(staging, "sources")
-    return folder, digest, types
+    return folder, digest, types, profile
 
 
 NUMERIC = ("BIGINT", "DOUBLE", "INTEGER", "FLOAT", "DECIMAL", "HUGEINT", "SMALLINT", "TINYINT", "UBIGINT")

@@ -46,7 +46,10 @@ class CsvTable:
         return len(self.doc.rows)
 
     def col(self, name: str) -> int:
-        return self.doc.header.index(name)
+        if name in self.doc.header:
+            return self.doc.header.index(name)
+        stripped = [h.strip() for h in self.doc.header]  # DuckDB trims header whitespace
+        return stripped.index(name.strip())
 
     def get(self, r: int, c: int):
         return self.doc.rows[r][c]

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..errors import BadInput
 from .gate_reading import DATA_SUFFIXES, SheetData, read_package
 
 BLOCKING = ("duplicate_header", "missing_field", "nulled_values", "missing_file",
@@ -89,6 +90,8 @@ def check(package: Path | str, question: str) -> GateResult:
     """Run every check of the gate on a package folder (or a single data file) and a question."""
     start = time.perf_counter()
     package = Path(package)
+    if not package.exists():
+        raise BadInput(f"evidence gate: no package at {package}")
     sheets, unreadable = read_package(package)
     terms = question_terms(question)
     findings: list[Finding] = [Finding("missing_file", f"file {name} cannot be read: {why}", file=name)

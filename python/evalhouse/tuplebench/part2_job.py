@@ -26,7 +26,7 @@ from ..runs import open_run
 from . import ontology, stats, wcpq
 from .stats import single_threaded_blas
 from .decoders import _candidate_ids
-from .recovery_job import decode_frame, fingerprint, load_release_frame, pair_correct
+from .recovery_job import decode_frame, eligible, fingerprint, load_release_frame, pair_correct
 from .workflows import (TASKS, CostModel, Policy, Release, cost_model, fit_estimators, oracle_costs,
                         plan_text, plans_for, realized, select_policy)
 
@@ -199,7 +199,7 @@ def released_frame(u: Unit, rel: Release) -> pd.DataFrame:
 # --- the job --------------------------------------------------------------------------------------
 
 def run(opts: JobOptions) -> dict:
-    frame = load_release_frame()
+    frame, _ = eligible(load_release_frame())
     if frame.empty:
         return {"skipped": "no responses"}
     config = {"responses": fingerprint(frame), "seed": opts.seed, "tag": opts.run_tag, "code": code_version(), "delta": DELTA,

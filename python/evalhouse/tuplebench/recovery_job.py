@@ -16,7 +16,7 @@ from ..config import code_version
 from ..runs import open_run
 from . import stats
 from .stats import single_threaded_blas
-from .decoders import VIEW_REPRESENTATIONS, consumer_view, fit_select_score
+from .decoders import FOLDS, VIEW_REPRESENTATIONS, consumer_view, fit_select_score
 
 DECODE_KIND = "tuplebench.decode"
 VIEWS = tuple(VIEW_REPRESENTATIONS)
@@ -34,6 +34,20 @@ def load_release_frame() -> pd.DataFrame:
         join tuplebench_worlds w using (world_id)
         join tuplebench_responses s using (system, world_id)
         order by r.system, w.domain, w.pair_id, w.world_index, r.view_order""")
+
+
+def eligible(frame: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
+    """Systems answering enough worlds for grouped cross-fitting, selection and a test score in
+    every domain (a smoke run with --limit may not); the others are skipped and named."""
+    keep, skipped = [], []
+    n_domains = frame["domain"].nunique()
+    for system, g in frame.groupby("system", sort=True):
+        pairs = g.drop_duplicates("pair_id").groupby(["domain", "split"]).size()
+        ok = all(pairs.get((d, "train"), 0) >= FOLDS and pairs.get((d, "validation"), 0) >= 1
+                 and pairs.get((d, "test"), 0) >= 1 for d in frame["domain"].unique())
+        complete = g.groupby("pair_id")["world_id"].nunique().eq(2).all() and g["domain"].nunique() == n_domains
+        (keep if ok and complete else skipped).append(system)
+    return frame[frame["system"].isin(keep)], skipped
 
 
 def decode_frame(frame: pd.DataFrame, variant: str, seed: int, preprocess=None,
@@ -114,7 +128,9 @@ def fingerprint(frame: pd.DataFrame) -> str:
 
 
 def run(opts: JobOptions) -> dict:
-    frame = load_release_frame()
+    frame, skipped = eligible(load_release_frame())
+    if skipped:
+        print(f"[tuplebench] decoders skip systems without enough answered worlds: {', '.join(skipped)}")
     if frame.empty:
         return {"skipped": "no responses"}
     config = {"responses": fingerprint(frame), "seed": opts.seed, "tag": opts.run_tag, "code": code_version(),

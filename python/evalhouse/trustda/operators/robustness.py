@@ -167,7 +167,7 @@ class EquivalentValueReencoding:
         nums = tbl.numeric(c)
         present = [i for i, v in enumerate(nums) if v is not None]
         values = [tbl.get(r, c) for r in range(tbl.n_rows)]
-        subtype, mapping = None, {}
+        subtype, mapping, spelled = None, {}, None
         if present and sum(abs(nums[i]) >= 1000 for i in present) >= 0.3 * len(present):
             subtype = "thousands_separator"
             dec = tbl.decimals(c)
@@ -181,6 +181,7 @@ class EquivalentValueReencoding:
             labels = {str(v).strip().lower() for v in values if v is not None and not (tbl.kind == "csv" and tbl.doc.is_null(v))}
             if labels and labels <= {"yes", "no"}:
                 subtype = "boolean_words"
+                spelled = {str(v).strip().lower(): str(v).strip() for v in values if v is not None and str(v).strip()}
                 mapping = {i: ("true" if str(v).strip().lower() == "yes" else "false") for i, v in enumerate(values)
                            if v is not None and str(v).strip().lower() in ("yes", "no")}
         if not subtype:
@@ -197,7 +198,8 @@ class EquivalentValueReencoding:
                 tbl._cell(i, c).number_format = "@"
         tbl.save()
         return {"edit_summary": f"reencoded {len(chosen)} cells of {t['column']} as {subtype}",
-                "parameters": {**t, "subtype": subtype, "cells": len(chosen), "rows": chosen},
+                "parameters": {**t, "subtype": subtype, "cells": len(chosen), "rows": chosen,
+                               "labels": spelled if subtype == "boolean_words" else None},
                 "semantic_contract": {"interpretation_risk": {
                     "correct_interpretation": f"normalize {subtype} values of {t['column']} before computing",
                     "plausible_incorrect_interpretation": "treat values that do not parse as numbers (or labels) as missing",
@@ -211,8 +213,10 @@ class EquivalentValueReencoding:
         elif p["subtype"] == "percent_string":
             replace_expr(con, p["table"], p["column"], f"cast(replace(cast({col} as varchar), '%', '') as double)")
         else:
+            labels = p.get("labels") or {"yes": "yes", "no": "no"}
+            yes, no = (labels.get(k, k).replace("'", "''") for k in ("yes", "no"))
             replace_expr(con, p["table"], p["column"],
-                         f"case lower(cast({col} as varchar)) when 'true' then 'yes' when 'false' then 'no' else cast({col} as varchar) end")
+                         f"case lower(cast({col} as varchar)) when 'true' then '{yes}' when 'false' then '{no}' else cast({col} as varchar) end")
 
     def misuse(self, con, rec):
         p = rec["parameters"]
@@ -309,10 +313,11 @@ class WideLongReshape:
         measure, value = "measure", "value"
         if measure in doc.header or value in doc.header:
             raise NotApplicable("measure/value names already used")
-        value_vars = [doc.header[j] for j in numeric]
+        value_vars = [doc.header[j].strip() for j in numeric]
         header = [doc.header[i] for i in ids] + [measure, value]
         rows = [[r[i] for i in ids] + [doc.header[j], r[j]] for r in doc.rows for j in numeric]
-        id_vars = header[:-2]
+        id_vars = [h.strip() for h in header[:-2]]
+        rows = [r[:-2] + [r[-2].strip(), r[-1]] for r in rows]
         doc.header, doc.rows = header, rows
         tbl.save()
         return {"edit_summary": f"stacked {len(numeric)} measure columns of {t['file']} into long form",
@@ -358,7 +363,7 @@ class RelationalDecomposition:
     def construct(self, ctx, t):
         tbl = open_table(ctx.out, t["file"])
         doc = tbl.doc
-        keys = [h for i, h in enumerate(doc.header) if ROLES.get(h) == "key"
+        keys = [h for i, h in enumerate(doc.header) if _id_like(h)
                 and len({r[i] for r in doc.rows}) == len(doc.rows) and not any(doc.is_null(r[i]) for r in doc.rows)]
         if not keys:
             raise NotApplicable("no stable, unique, non-null key column")
@@ -618,3 +623,11 @@ def _typed_like(tbl, c, text):
         if v is not None and str(v) == text:
             return v
     return text
+
+
+def _id_like(header: str) -> bool:
+    """A declared key, or a header that names an identifier (id, *_id, code, key, name)."""
+    if ROLES.get(header) == "key":
+        return True
+    h = header.strip().lower().replace(" ", "_")
+    return h in ("id", "key", "code", "name") or h.endswith(("_id", "id", "_code", "_key")) and ROLES.get(header) is None
