@@ -96,7 +96,9 @@ def test_llm_methods_and_judge_end_to_end(evaluated, loopback_llm):
     assert ((scores["m3"] > 0) == ((scores["m1"] > 0) & (scores["m2"] > 0))).all()
     agreement = query_df("select * from cipher_eval_judge_agreement where comparison = 'llm_vs_rule' and domain = '(all)'")
     assert agreement["n_pairs"][0] == len(scores)
-    ledger = query_df("select distinct purpose from stg_landing__llm_calls")
+    from evalhouse.landing import LandingZone
+
+    ledger = LandingZone().read("llm_calls")
     assert {f"cipher.{m}" for m in LLM_METHODS} | {"cipher.judge"} <= set(ledger["purpose"])
 
 

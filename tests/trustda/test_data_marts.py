@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import json
 
+import pandas as pd
+
 from evalhouse.trustda.answer_path import answers_equal, parse_answer, run_answer_path
 from evalhouse.trustda.package import content_hash, package_dir
 from evalhouse.warehouse import query_df
@@ -33,7 +35,7 @@ def test_every_candidate_stores_three_protocols(trustda_ci_warehouse):
         if row["verdict"] == "Rejected":
             assert row["failure_category"] and row["failure_reason"]
         else:
-            assert row["failure_category"] is None and row["instance_id"] == row["candidate_id"]
+            assert pd.isna(row["failure_category"]) and row["instance_id"] == row["candidate_id"]
 
 
 def test_dbt_recomputes_reference_answers(trustda_ci_warehouse):

@@ -48,6 +48,8 @@ def build(world, task_id, op, seed=7):
 def accepted(row):
     assert row["verdict"] != "Rejected", (row["failure_category"], row["failure_reason"])
     assert row["package_hash"] and package_dir(row["package_path"]).is_dir()
+    if row["track"] == "reliability":  # the judge needs a specific gold reason
+        assert row["gold_reason"] and row["gold_reason_code"]
     return row
 
 

@@ -28,6 +28,6 @@ def restore_env(old: dict[str, str | None]) -> None:
             os.environ[k] = v
 
 
-def build() -> None:
+def build(select: str = BUILD_SELECT) -> None:
     from evalhouse.dbt_runner import dbt_build
-    dbt_build(select=BUILD_SELECT)
+    dbt_build(select=select)

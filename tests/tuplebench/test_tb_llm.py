@@ -50,7 +50,7 @@ def test_run_with_model_collects_native_responses(tb_copy, loopback_llm):
     assert loopback_llm.request_count == 6 * 2 + 1  # coarse + probe per world, one schema re-query
     again = CliRunner().invoke(cli, args)  # resumes: nothing left to ask
     assert again.exit_code == 0 and loopback_llm.request_count == 13
-    build()
+    build("+tuplebench_releases +tuplebench_refusal_probe")
     r = query_df("select * from tuplebench_responses where system_kind = 'llm'")
     assert len(r) == 6 and r["system"].unique().tolist() == ["vllm/loopback-model"]
     assert r["valid"].all()

@@ -120,3 +120,17 @@ def test_field_ablations_mart(tb):
     assert (a[a["variant"] == "gaussian_noise"]["n_seeds"] == 3).all()
     native = a[a["variant"] == "native"]
     assert (native["recovery_change"] == 0).all() and (native["cost_change"] == 0).all()
+
+
+def test_report_section_reads_the_marts(tb):
+    from evalhouse.tuplebench.report_sections import sections
+    from evalhouse.warehouse import connect
+
+    with connect(read_only=True) as con:
+        secs = sections(con)
+    titles = [b.title for b in secs[0].blocks]
+    for expected in ("Refusal probe", "Secret recovery (section 7.2)", "Privacy-utility frontier: selective",
+                     "WCPQ (section 7.5", "Cost-profile sensitivity", "probability-field ablations"):
+        assert any(expected in t for t in titles), expected
+    wcpq = next(b for b in secs[0].blocks if b.title.startswith("WCPQ (section 7.5"))
+    assert wcpq.frame["plans_preserved"].str.fullmatch(r"(\d+)/\1").any()

@@ -19,7 +19,7 @@ import duckdb
 import pandas as pd
 
 from ..errors import BadInput
-from .package import NULL_SPELLINGS, CsvDoc, table_files, table_name_for
+from .package import NULL_SPELLINGS, table_files, table_name_for
 from .workbook import column_kind, detect_layout, read_records, read_workbook
 
 DUCKDB_NULLS = [s for s in NULL_SPELLINGS if s not in ("NaN", "nan")]

@@ -8,7 +8,7 @@ ties and empty answers, and recomputed by ``dbt build``.
 """
 from __future__ import annotations
 
-import shutil
+
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,9 +17,9 @@ import pandas as pd
 
 from .answer_path import load_package, run_sql
 from .catalog import CSV_TABLES, TableSpec
-from .package import commit_package, new_staging_dir, relative_package_path, table_name_for
+from .package import commit_package, new_staging_dir, relative_package_path
 from .protocols import SourceTask
-from .templates import TableView, TaskDraft, join_templates, q, single_table_templates, slug
+from .templates import TableView, TaskDraft, join_templates, q, single_table_templates
 from . import xlsx_build
 
 NULL_TOKENS = ("NA", "", "NULL")

@@ -6,7 +6,7 @@ natural keys (RD, EC, WLR). Edit a row here and regenerate to change the benchma
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True)

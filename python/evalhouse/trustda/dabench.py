@@ -14,7 +14,7 @@ from pathlib import Path
 from ..errors import BadInput
 from .answer_path import load_package
 from .builtin import _reencodable
-from .operators.dbops import columns
+
 from .package import CsvDoc, commit_package, new_staging_dir, relative_package_path, table_name_for
 from .protocols import SourceTask
 

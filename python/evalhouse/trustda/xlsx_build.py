@@ -16,7 +16,7 @@ from openpyxl.utils import get_column_letter
 
 from .catalog import CSV_TABLES
 from .package import commit_package, new_staging_dir
-from .templates import TableView, TaskDraft, q, single_table_templates, slug
+from .templates import TaskDraft, q, single_table_templates, slug
 from .workbook import HEADER_JOIN
 
 HEADER_FILL = PatternFill("solid", start_color="FFDDEBF7", end_color="FFDDEBF7")

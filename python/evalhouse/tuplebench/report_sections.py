@@ -47,7 +47,12 @@ def _overview(con) -> list:
                round(100 * avg(choice_correct::int), 2) as coarse_accuracy_pct
         from tuplebench_responses group by all order by system""")
     if len(responses):
-        blocks.append(Table("Native responses (appendix E.2 accounting)", responses))
+        from .builtin_systems import SYSTEMS
+        note = "; ".join(f"{name}: {s.description}" for name, s in SYSTEMS.items())
+        blocks.append(Table("Native responses (appendix E.2 accounting)", responses,
+                            note="Built-in systems, trained on the training worlds' text (cross-fitted answers "
+                                 f"for training worlds): {note}. Invalid LLM replies are re-queried for schema "
+                                 "validity only and counted; nothing is repaired."))
     return blocks
 
 

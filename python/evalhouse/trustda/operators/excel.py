@@ -8,9 +8,9 @@ import re
 
 from openpyxl import load_workbook
 
-from ..package import sanitize, table_name_for
+from ..package import table_name_for
 from ..workbook import HEADER_JOIN, detect_layout
-from .base import ROLES, Ctx, NotApplicable, locate, primary_field, register, used_tables
+from .base import ROLES, Ctx, NotApplicable, locate, primary_field, register
 from .dbops import columns, drop_table, qi, rename
 
 XLSX = (".xlsx",)
@@ -272,9 +272,13 @@ class StructuralContextMissing:
                         ws.cell(row=r, column=c).value = None
             wb.save(ctx.out / t["file"])
             what = "the sheet names and titles that say which " + ctx.task.meta.get("sheet_dimension", "group") + " each sheet holds"
+            dim = ctx.task.meta.get("sheet_dimension", "group")
             return {"edit_summary": "renamed the sheets to Sheet1..n and cleared their titles",
                     "parameters": {**t, "renamed": mapping},
-                    "removed_structure": what}
+                    "removed_structure": what, "gold_reason_code": "missing_structural_context",
+                    "gold_reason": f"The sheets of {t['file']} are named Sheet1..Sheet{len(mapping)} and their titles are gone, "
+                                   f"so nothing says which {dim} each sheet holds; the question depends on that {dim}.",
+                    "attack_evidence": {"target": {"file": t["file"]}, "removed": what, "sheets": list(mapping)}}
         ws = wb[t["sheet"]]
         lay = detect_layout(ws)
         if len(lay.header_rows) < 2:
@@ -289,9 +293,15 @@ class StructuralContextMissing:
                 child.value = ws.cell(row=top, column=c).value
         ws.delete_rows(top, 1)
         wb.save(ctx.out / t["file"])
+        years, metrics = ctx.task.meta["wide"]["years"], ctx.task.meta["wide"]["metrics"]
         return {"edit_summary": "removed the year row of the two-level header; measure names now repeat",
-                "parameters": {**t, "years": ctx.task.meta["wide"]["years"], "metrics": ctx.task.meta["wide"]["metrics"]},
-                "removed_structure": "the parent header row naming the year of each measure column"}
+                "parameters": {**t, "years": years, "metrics": metrics},
+                "removed_structure": "the parent header row naming the year of each measure column",
+                "gold_reason_code": "missing_structural_context",
+                "gold_reason": f"In {t['file']}, sheet {t['sheet']}, the header row that said which year each column belongs to "
+                               f"is gone: {', '.join(metrics)} each appear {len(years)} times with no year, so the columns for the "
+                               f"year the question asks about cannot be identified.",
+                "attack_evidence": {"target": {"file": t["file"], "sheet": t["sheet"]}, "fields": metrics, "years": years}}
 
     def readings(self, rec, task):
         """Plausible assignments of the stripped structure (cyclic shifts); each is a function

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import math
 
-import duckdb
+
 
 from ..answer_path import load_package
 from ..edit import insert_row, open_table
-from ..package import table_name_for
+
 from .base import (DESCRIPTIONS, ROLES, SYNONYMS, Ctx, NotApplicable, locate, primary_field, register,
                    used_columns, used_tables)
 from .dbops import columns, drop_columns, qi, rename
