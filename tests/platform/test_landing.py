@@ -21,8 +21,9 @@ JOB = Path(__file__).with_name("landing_writer_job.py")
 declare("crash_test_items", {"value": "int", "payload": "string"})
 
 
-def _start_job(n: int, batch: int, delay: float) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, str(JOB), str(n), str(batch), str(delay)],
+def _start_job(n: int, batch: int, delay: float, hold: Path | None = None) -> subprocess.Popen:
+    args = [str(n), str(batch), str(delay)] + ([str(hold)] if hold else [])
+    return subprocess.Popen([sys.executable, str(JOB), *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=os.environ.copy())
 
 
@@ -69,7 +70,9 @@ def test_sigkill_mid_batch_then_resume_loses_nothing_and_duplicates_nothing(ware
 
 def test_dbt_build_and_read_only_reader_work_while_a_job_writes(warehouse):
     dbt_build(select=COMMON)  # a first warehouse exists, as after `make run`
-    job = _start_job(400, 20, delay=0.01)
+    hold = warehouse.db.parent / "hold"
+    hold.touch()
+    job = _start_job(205, 20, delay=0.001, hold=hold)  # holds its last (partial) batch
     try:
         _wait_for_batches(job, 2)
         summary = dbt_build(select=COMMON)
@@ -79,6 +82,7 @@ def test_dbt_build_and_read_only_reader_work_while_a_job_writes(warehouse):
         assert runs and runs[0][1] == "running or interrupted"
         assert job.poll() is None, "the job must still be writing during the build"
     finally:
+        hold.unlink()
         job.wait(timeout=120)
     assert job.returncode == 0
     dbt_build(select=COMMON)
