@@ -1,6 +1,6 @@
 """TUPLE-Bench part 1 timing: decoders (grouped cross-fitting, validation selection) for every
 system x domain x view, then 2,000 pair-clustered bootstrap resamples. Reads the releases of
-the warehouse at EVALHOUSE_DB (run generate / run / build first); prints a JSON summary."""
+the warehouse at EVALHOUSE_DB, or of a paper-scale one built once in the temp dir; prints a JSON summary."""
 from __future__ import annotations
 
 import json
@@ -10,7 +10,14 @@ from evalhouse.tuplebench.recovery_job import decode_frame, load_release_frame, 
 
 
 def main() -> None:
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from _tuplebench_setup import ensure_releases
     from evalhouse.tuplebench.stats import single_threaded_blas
+
+    ensure_releases()
 
     with single_threaded_blas():
         _main()

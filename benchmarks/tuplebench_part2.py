@@ -1,6 +1,6 @@
 """TUPLE-Bench part 2 timing: frozen workflows (18 per system x domain x view), utility
 bootstrap, strict WCPQ + bounded extension with defense-aware decoders, field ablations; and
-WCPQ mapping throughput. Reads the releases at EVALHOUSE_DB; prints a JSON summary."""
+WCPQ mapping throughput. Reads the releases at EVALHOUSE_DB (or builds a paper-scale warehouse once in the temp dir); prints a JSON summary."""
 from __future__ import annotations
 
 import json
@@ -11,7 +11,14 @@ from evalhouse.tuplebench.recovery_job import load_release_frame
 
 
 def main() -> None:
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from _tuplebench_setup import ensure_releases
     from evalhouse.tuplebench.stats import single_threaded_blas
+
+    ensure_releases()
 
     with single_threaded_blas():
         _main()

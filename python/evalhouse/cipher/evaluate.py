@@ -191,8 +191,8 @@ def load_domain_store():
     with connect(read_only=True) as con:
         for domain in DOMAINS:
             for condition in CONDITIONS:
-                frames[(domain, condition)] = con.execute(
-                    f"select * from cipher_{domain}_view where condition = ?", [condition]).to_arrow_table()
+                frames[(domain, condition)] = con.sql(
+                    f"select * from cipher_{domain}_view where condition = '{condition}'").to_arrow_table()
     return DomainStore.from_frames(frames)
 
 
@@ -314,7 +314,7 @@ def _outputs_to_judge() -> list[dict]:
 
 
 def judge(opts) -> None:
-    from .judge import rule_judgment
+    from .judge import judgment_id, rule_judgment
     from .scoring import RUBRIC_VERSION
 
     outputs = _outputs_to_judge()
@@ -326,8 +326,8 @@ def judge(opts) -> None:
     pending = [(o, g) for o, g in pending if g is not None]
     with open_run("cipher.judge.rule", {"rubric": RUBRIC_VERSION, "run_tag": opts.run_tag}, benchmark="cipher") as run:
         done = run.done_items("cipher_eval_judgments")
-        rows = [rule_judgment(o, g.question, g.gold_json, g.answer_type) for o, g in pending]
-        rows = [r for r in rows if r["item_id"] not in done]
+        rows = [rule_judgment(o, g.question, g.gold_json, g.answer_type) for o, g in pending
+                if judgment_id(o, "rule", RUBRIC_VERSION, g.gold_json) not in done]
         for batch in _batches(rows, 2000):
             run.write("cipher_eval_judgments", list(batch))
         click.echo(f"  cipher rule judge: {len(rows)} new judgments ({run.run_id})")
@@ -341,17 +341,14 @@ def judge(opts) -> None:
 
 def judge_llm(opts, pending: list[tuple[dict, EvalItem]]) -> str:
     from ..llm import LLMClient, resolve_model
-    from .judge import LLM_JUDGE_VERSION, llm_judgment
+    from .judge import LLM_JUDGE_VERSION, judgment_id, llm_judgment
 
     spec = resolve_model(opts.judge_model, base_url=opts.base_url, api_key_env=opts.api_key_env, role="judge")
     config = {"judge_model": opts.judge_model, "base_url": opts.base_url, "version": LLM_JUDGE_VERSION,
               "run_tag": opts.run_tag}
     with open_run("cipher.judge.llm", config, benchmark="cipher") as run:
         done = _not_failed_items(run, "cipher_eval_judgments")
-        from .judge import gold_hash
-
-        todo = [(o, g) for o, g in pending
-                if f"{o['run_id']}|{o['item_id']}|llm|{spec.model_string}|{gold_hash(g.gold_json)}" not in done]
+        todo = [(o, g) for o, g in pending if judgment_id(o, "llm", spec.model_string, g.gold_json) not in done]
         client = LLMClient(run, concurrency=opts.concurrency)
         try:
             for batch in _batches(todo):

@@ -74,10 +74,15 @@ def rule_judgment(output: dict, question: str, gold_json: str, answer_type: str)
             "reason": verdict.reason, "status": "ok", "request_hash": None}
 
 
+def judgment_id(output: dict, judge: str, judge_model: str, gold_json: str) -> str:
+    """The landing key of a judgment: output x judge x reference answer."""
+    return f"{output['run_id']}|{output['item_id']}|{judge}|{judge_model}|{gold_hash(gold_json)}"
+
+
 def _judgment_base(output: dict, judge: str, judge_model: str, gold_json: str) -> dict:
     g = gold_hash(gold_json)
     return {
-        "item_id": f"{output['run_id']}|{output['item_id']}|{judge}|{judge_model}|{g}",
+        "item_id": judgment_id(output, judge, judge_model, gold_json),
         "output_run_id": output["run_id"], "output_item_id": output["item_id"], "judge": judge,
         "judge_model": judge_model, "rubric_version": RUBRIC_VERSION if judge == "rule" else LLM_JUDGE_VERSION,
         "gold_hash": g,

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import csv
-import json
 import tempfile
 from pathlib import Path
 from typing import Any
