@@ -13,9 +13,9 @@ select
     t.package_hash,
     t.gold_sql,
     t.answer_names,
-    a.reference_answer,
-    a.reference_pairs,
-    a.answer_status,
+    a.reference_answer::varchar as reference_answer,
+    a.reference_pairs::varchar as reference_pairs,
+    a.answer_status::varchar as answer_status,
     (t.gold_sql is not null and a.answer_status = 'ok') as has_answer_path,
     t.steps,
     t.table_profile

@@ -30,7 +30,7 @@ ADVISORY = ("non_observation_rows", "distractor_column", "decoy_columns", "unit_
 MAX_ROWS_LISTED = 20
 # empty cells in a needed column above this share block, unless the question says how to treat them
 # (below it: sporadic gaps that aggregation skips; DM/DAM empty far more of the answer path)
-NULL_SHARE_BLOCKING = 0.05
+NULL_SHARE_BLOCKING = 0.2
 
 
 @dataclass
@@ -427,11 +427,42 @@ def _null_findings(sheet: SheetData, cols: list[int], terms: list[Term], questio
         elif filters is not None and filters.any() and isnull[filters].all():
             out.append(Finding("nulled_values", f"column '{header}' is empty on every row the question selects",
                                file=sheet.file, sheet=sheet.sheet, columns=[header], rows=_rows(isnull & filters)))
+        elif (pattern := _structured_gap(sheet, c, isnull)) is not None:
+            out.append(Finding("nulled_values", f"column '{header}' is empty exactly on the rows where {pattern}: "
+                               "the values a later step needs were removed", file=sheet.file, sheet=sheet.sheet,
+                               columns=[header], rows=_rows(isnull)))
         elif isnull.mean() >= NULL_SHARE_BLOCKING:
             out.append(Finding("nulled_values", f"column '{header}' is empty on {isnull.mean():.0%} of rows and "
                                "the question gives no rule for missing values", file=sheet.file,
                                sheet=sheet.sheet, columns=[header], rows=_rows(isnull)))
     return out
+
+
+def _structured_gap(sheet: SheetData, c: int, isnull: np.ndarray) -> str | None:
+    """Gaps that line up with a group or a threshold of another column (a whole group emptied, or
+    every row above a cut) are a removed subset, not sporadic missingness."""
+    frame = sheet.frame
+    n_null = int(isnull.sum())
+    if n_null < 5:
+        return None
+    for g in range(frame.shape[1]):
+        if g == c:
+            continue
+        col = frame.iloc[:, g]
+        if pd.api.types.is_numeric_dtype(col) and not pd.api.types.is_bool_dtype(col):
+            inside, outside = col[isnull].dropna(), col[~isnull].dropna()
+            if n_null >= 0.2 * len(frame) and len(inside) == n_null and len(outside) >= 5 and inside.min() > outside.max():
+                return f"'{sheet.headers[g]}' is above {outside.max():g}"
+        else:
+            groups = col.astype("string")
+            if not 2 <= groups.nunique() <= 20:
+                continue
+            null_groups = groups[isnull].dropna().unique()
+            if len(null_groups) == 1:
+                members = (groups == null_groups[0]).fillna(False).to_numpy()
+                if members.sum() >= 5 and isnull[members].all() and isnull[~members].mean() <= 0.1:
+                    return f"'{sheet.headers[g]}' is {null_groups[0]!r}"
+    return None
 
 
 def _filter_rows(sheet: SheetData, terms: list[Term]) -> np.ndarray | None:
