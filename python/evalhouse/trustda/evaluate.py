@@ -31,7 +31,7 @@ LLM_SYSTEMS = ("llm", "llm+gate")
 BUILTIN_MODEL = "builtin"
 BATCH = 200
 DEFAULT_MAX_TURNS = 12
-RULE_JUDGE_VERSION = 3  # bump when the rule judge changes: a new judge run supersedes older judgments
+RULE_JUDGE_VERSION = 4  # bump when the rule judge changes: a new judge run supersedes older judgments
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ ADVISORY = ("non_observation_rows", "distractor_column", "decoy_columns", "unit_
 MAX_ROWS_LISTED = 20
 # empty cells in a needed column above this share block, unless the question says how to treat them
 # (below it: sporadic gaps that aggregation skips; DM/DAM empty far more of the answer path)
-NULL_SHARE_BLOCKING = 0.2
+NULL_SHARE_BLOCKING = 0.3
 
 
 @dataclass
@@ -333,7 +333,8 @@ def _header_findings(sheet: SheetData) -> list[Finding]:
 def _unanchored_years(question: str, sheets: list[SheetData]) -> list[Finding]:
     """A year the question selects on that no sheet name, header or value carries: the structure
     that tied the values to it (a sheet name, a parent header) is gone."""
-    years = set(re.findall(r"\b(1[89]\d\d|20\d\d)\b", question or ""))
+    outside_descriptions = re.sub(r"\([^)]*\)", " ", question or "")  # "(gun murders in 2010)" describes a field
+    years = set(re.findall(r"\b(1[89]\d\d|20\d\d)\b", outside_descriptions))
     if not years or not sheets:
         return []
     text = " ".join([str(s.sheet or "") + " " + s.file + " " + " ".join(map(str, s.headers)) for s in sheets])
