@@ -150,7 +150,8 @@ def test_agentic_runner_end_to_end_through_the_cli(evaluated, loopback_llm):
     # the firewall: nothing evaluator-side reached the model
     secrets = query_df("select gold_reason, operator, source_reference_answer from trustda_instances")
     subject = [r for r in loopback_llm.requests if r.get("tools")]  # the judge (json mode) sends no tools
-    assert len(subject) == 2 * 3 * 3  # the judge may see the gold reason; the subject never
+    # identical turns (an original and its row-shuffled twin) are served from the cache: at most 3 per episode
+    assert 2 * 3 <= len(subject) <= 2 * 3 * 3  # the judge may see the gold reason; the subject never
     sent = json.dumps(subject)
     for row in secrets.itertuples():
         assert row.operator not in sent and row.source_reference_answer not in sent
