@@ -11,8 +11,10 @@ prompt tokens per LLM method (the README table).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -25,7 +27,8 @@ DATA_MODELS = ("+tag:cipher_eval +cipher_records +cipher_fir_view +cipher_cfpb_v
 
 def _timed(fn, *args):
     start = time.perf_counter()
-    fn(*args)
+    with contextlib.redirect_stdout(sys.stderr):  # job messages must not mix with the JSON summary
+        fn(*args)
     return round(time.perf_counter() - start, 2)
 
 
@@ -57,7 +60,9 @@ def main(scale: str, root: Path, reuse: bool = False, run_tag: str = "") -> dict
         order by domain, method""")
     recall = query_df("""
         select retriever, k, round(mean_recall, 1) mean_recall from cipher_retrieval
-        where domain = '(all)' and condition = 'redacted' and setting = 'support_controlled' order by retriever, k""")
+        where domain = '(all)' and condition = 'redacted' and setting = 'support_controlled'
+          and run_id = (select min(run_id) from cipher_results where is_latest_run and system = 'oracle-sql')
+        order by retriever, k""")
     return {"benchmark": "cipher_eval", "scale": scale, "cpu_count": os.cpu_count(),
             "items_instance_x_condition_x_setting": n_items, "setup_untimed": setup, **timings,
             "builtin_results": builtin.to_dict("records"), "prompt_tokens": tokens.to_dict("records"),
