@@ -45,6 +45,8 @@ def _job_options(fn):
         click.option("--limit", type=int, default=None, help="Evaluate at most this many items (a smoke run)."),
         click.option("--method", "methods", multiple=True, help="Restrict to these methods/systems (repeatable)."),
         click.option("--run-tag", default="", help="Start a fresh run instead of resuming the previous identical one."),
+        click.option("--extra", "extra", multiple=True, metavar="KEY=VALUE",
+                     help="Benchmark-specific option (repeatable), e.g. settings=full_table for CIPHER."),
     ]
     for option in reversed(options):
         fn = option(fn)
@@ -53,7 +55,26 @@ def _job_options(fn):
 
 def _opts(**kw) -> JobOptions:
     kw["methods"] = tuple(kw.get("methods") or ())
+    kw["extra"] = _parse_extra(kw.get("extra") or ())
     return JobOptions(**kw)
+
+
+def _parse_extra(pairs: tuple[str, ...]) -> dict:
+    extra = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise UserError(f"--extra expects KEY=VALUE, got '{pair}'")
+        extra[key.strip()] = _json_or_text(value.strip())
+    return extra
+
+
+def _json_or_text(value: str):
+    """`false`, `3`, `["a","b"]` parse as JSON; anything else stays text."""
+    try:
+        return json.loads(value)
+    except json.JSONDecodeError:
+        return value
 
 
 def _selected(names: tuple[str, ...]) -> list[str]:

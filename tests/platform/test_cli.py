@@ -78,3 +78,11 @@ def test_missing_api_key_is_one_sentence(warehouse):
 def test_unreachable_endpoint_is_one_sentence(warehouse):
     proc = evalhouse("run", "--model", "vllm/some-model", "--base-url", "http://127.0.0.1:9/v1")
     assert_user_error(proc, "127.0.0.1:9")
+
+
+def test_extra_options_parse_json_values_and_reject_malformed_pairs():
+    from evalhouse.cli import _parse_extra
+
+    assert _parse_extra(("dabench=false", "settings=full_table", "max_turns=6")) == {
+        "dabench": False, "settings": "full_table", "max_turns": 6}
+    assert_user_error(evalhouse("generate", "--extra", "novalue"), "KEY=VALUE")
