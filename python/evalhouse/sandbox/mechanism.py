@@ -140,7 +140,9 @@ def bwrap_argv(iso: Isolation, limits: SandboxLimits, *, scratch: Path, code_dir
     """The bwrap command line; runtime_binds are (host source, path inside) pairs."""
     argv = [iso.bwrap, "--unshare-all", "--unshare-user", "--disable-userns",
             "--die-with-parent", "--new-session", "--hostname", "sandbox",
-            "--ro-bind", "/usr", "/usr", *_top_level_links()]
+            "--ro-bind", "/usr", "/usr", *_top_level_links(),
+            # /tmp before the runtime binds: a venv that lives under /tmp must stay visible
+            "--size", str(limits.tmp_mb * 1024 * 1024), "--tmpfs", "/tmp"]
     for source, target in runtime_binds:
         argv += ["--ro-bind", source, target]
     argv += ["--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache",
@@ -149,7 +151,6 @@ def bwrap_argv(iso: Isolation, limits: SandboxLimits, *, scratch: Path, code_dir
              "--ro-bind", str(code_dir / "group"), "/etc/group",
              "--ro-bind", str(code_dir), INSIDE_CODE_DIR,
              "--proc", "/proc", "--dev", "/dev",
-             "--size", str(limits.tmp_mb * 1024 * 1024), "--tmpfs", "/tmp",
              "--bind", str(scratch), INSIDE_SCRATCH,
              "--remount-ro", "/",
              "--chdir", INSIDE_SCRATCH, *sandbox_env(),
