@@ -105,5 +105,14 @@ def primary_field(task: SourceTask) -> tuple[str, str]:
     return task.fields_used[0]
 
 
+class TargetsPrimaryField:
+    """Operators whose target is the task's primary field, located in its file (and sheet)."""
+
+    def select(self, task: SourceTask) -> dict:
+        table, col = primary_field(task)
+        file, sheet = locate(task, table)
+        return {"table": table, "file": file, "sheet": sheet, "column": col}
+
+
 def ext_of(file: str) -> str:
     return Path(file).suffix.lower()

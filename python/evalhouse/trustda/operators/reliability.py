@@ -8,7 +8,8 @@ import math
 from ..answer_path import load_package
 from ..edit import insert_row, open_table
 
-from .base import (DESCRIPTIONS, ROLES, SYNONYMS, Ctx, NotApplicable, locate, primary_field, register,
+from .base import (
+    DESCRIPTIONS, ROLES, SYNONYMS, Ctx, NotApplicable, TargetsPrimaryField, locate, primary_field, register,
                    used_columns, used_tables)
 from .dbops import columns, drop_columns, qi, rename
 
@@ -47,12 +48,7 @@ def _numeric_columns(tbl, skip: set[int]) -> dict[str, list]:
 
 @register("field_missing", "FDM", "reliability", "easy", 1, TABLE_EXT,
           "Removes a necessary field from the evidence-supported answer path.")
-class FieldMissing:
-    def select(self, task):
-        table, col = primary_field(task)
-        file, sheet = locate(task, table)
-        return {"table": table, "file": file, "sheet": sheet, "column": col}
-
+class FieldMissing(TargetsPrimaryField):
     def construct(self, ctx: Ctx, t):
         tbl = open_table(ctx.out, t["file"], t["sheet"])
         if tbl.kind == "xlsx" and len(tbl.layout.header_rows) != 1:
@@ -75,12 +71,7 @@ class FieldMissing:
 
 @register("data_missing", "DM", "reliability", "easy", 2, TABLE_EXT,
           "Replaces values or records required to answer the question with NULLs.")
-class DataMissing:
-    def select(self, task):
-        table, col = primary_field(task)
-        file, sheet = locate(task, table)
-        return {"table": table, "file": file, "sheet": sheet, "column": col}
-
+class DataMissing(TargetsPrimaryField):
     def construct(self, ctx, t):
         tbl = open_table(ctx.out, t["file"], t["sheet"])
         c = tbl.col(t["column"])
@@ -107,12 +98,7 @@ class DataMissing:
 
 @register("evidence_conflict", "EC", "reliability", "easy", 3, TABLE_EXT,
           "Introduces irresolvable conflicting values for the same fact.")
-class EvidenceConflict:
-    def select(self, task):
-        table, col = primary_field(task)
-        file, sheet = locate(task, table)
-        return {"table": table, "file": file, "sheet": sheet, "column": col}
-
+class EvidenceConflict(TargetsPrimaryField):
     def construct(self, ctx, t):
         tbl = open_table(ctx.out, t["file"], t["sheet"])
         if tbl.kind == "xlsx" and len(tbl.layout.header_rows) != 1:

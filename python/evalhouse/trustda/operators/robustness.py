@@ -6,7 +6,8 @@ from decimal import Decimal
 
 from ..edit import open_table
 from ..package import table_name_for
-from .base import (DESCRIPTIONS, ORDER_WORDS, ROLES, SYNONYMS, UNITS, Ctx, NotApplicable, ext_of, locate,
+from .base import (
+    DESCRIPTIONS, ORDER_WORDS, ROLES, SYNONYMS, UNITS, Ctx, NotApplicable, TargetsPrimaryField, ext_of, locate,
                    primary_field, register, used_columns, used_tables)
 from .dbops import columns, drop_columns, qi, rename, replace_expr
 
@@ -428,12 +429,7 @@ def _perturbed_values(tbl, c, rng, low, high, decimals=None):
 
 @register("semantic_distractor_column", "SDC", "robustness", "L0", 4, TABLE_EXT,
           "Add one nearby, semantically related but excludable distractor column whose misuse changes the answer.")
-class SemanticDistractorColumn:
-    def select(self, task):
-        table, col = primary_field(task)
-        file, sheet = locate(task, table)
-        return {"table": table, "file": file, "sheet": sheet, "column": col}
-
+class SemanticDistractorColumn(TargetsPrimaryField):
     def construct(self, ctx, t):
         tbl = open_table(ctx.out, t["file"], t["sheet"])
         if not _flat_header(tbl):
@@ -471,12 +467,7 @@ DECOY_KINDS = ("forecast", "rounded", "rank", "zscore", "previous")
 
 @register("decoy_feature_pack_injection", "DFI", "robustness", "L3", 11, TABLE_EXT,
           "Append two to five related, type-compatible decoy features; using the pack changes the result.")
-class DecoyFeaturePack:
-    def select(self, task):
-        table, col = primary_field(task)
-        file, sheet = locate(task, table)
-        return {"table": table, "file": file, "sheet": sheet, "column": col}
-
+class DecoyFeaturePack(TargetsPrimaryField):
     def construct(self, ctx, t):
         tbl = open_table(ctx.out, t["file"], t["sheet"])
         if not _flat_header(tbl):
