@@ -10,7 +10,7 @@ import importlib.util
 
 import click
 
-from .benchmarks import JobOptions, SimpleBenchmark
+from .benchmarks import SimpleBenchmark
 
 
 def _lazy(package: str, module: str, attr: str):
@@ -36,5 +36,3 @@ def conventional_plugin(name: str, title: str) -> SimpleBenchmark:
         sections_fn=_lazy(package, "report_sections", "sections"),
     )
 
-
-__all__ = ["conventional_plugin", "JobOptions"]
